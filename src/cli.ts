@@ -1,0 +1,67 @@
+/**
+ * The `mockrouter` command: parses flags and starts the standalone server.
+ *
+ * @module
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { FixtureError } from './core/fixtures/index.js';
+import { createLogger } from './server/logger.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './server/index.js';
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+const program = new Command()
+  .name('mockrouter')
+  .description('A local simulator of the OpenRouter API (speech, model lookup, generation lookup) for tests.')
+  .addOption(new Option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port').default(DEFAULT_PORT).argParser(integer(0, 65535)))
+  .addOption(new Option('-H, --host <host>', 'interface to bind (0.0.0.0 for all interfaces)').default(DEFAULT_HOST))
+  .addOption(new Option('-s, --seed <n>', 'seed of generated ids, latencies and audio (same seed + same requests = same bytes)').default(0).argParser(integer(-2147483648, 4294967295)))
+  .addOption(new Option('-f, --fixtures <dir>', 'folder with models.json and generations.json to use instead of the built-in catalog'))
+  .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
+  .helpOption('-h, --help', 'show this help')
+  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42');
+
+program.parse();
+const flags = program.opts<{ port: number; host: string; seed: number; fixtures?: string; quiet?: boolean }>();
+
+function fail(message: string): never {
+  process.stderr.write(`mockrouter: ${message}\n`);
+  process.exit(1);
+}
+
+try {
+  const server = await startServer({
+    port: flags.port,
+    host: flags.host,
+    seed: flags.seed,
+    fixtures: flags.fixtures,
+    logger: flags.quiet ? undefined : createLogger(),
+  });
+  process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  const e = error as NodeJS.ErrnoException;
+  if (e instanceof FixtureError) fail(e.message);
+  if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') fail(`cannot bind host ${flags.host} (${e.code})`);
+  if (e.code === 'EACCES') fail(`no permission to listen on port ${flags.port} of ${flags.host}`);
+  fail(e.message ?? String(e));
+}

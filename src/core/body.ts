@@ -1,0 +1,36 @@
+/**
+ * Response bodies that are streamed.
+ *
+ * @module
+ */
+
+/** Default chunk size of streamed audio, in bytes (16 KiB). */
+export const DEFAULT_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * Bytes that are sent as a chunked stream (no `Content-Length`), as the real gateway streams audio.
+ * It is an `AsyncIterable<Uint8Array>` like any streamed body, and also exposes the bytes and a synchronous
+ * chunk iterator so an adapter can write all chunks without awaiting between them.
+ */
+export class ChunkedBody implements AsyncIterable<Uint8Array> {
+  /**
+   * @param bytes the whole body (not copied; callers must not mutate it).
+   * @param chunkSize bytes per chunk, at least 1.
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly chunkSize: number = DEFAULT_CHUNK_BYTES,
+  ) {}
+
+  /** The chunks, as views over {@link bytes} (no copies). */
+  *chunks(): Generator<Uint8Array> {
+    const { bytes, chunkSize } = this;
+    for (let offset = 0; offset < bytes.byteLength; offset += chunkSize) {
+      yield bytes.subarray(offset, Math.min(offset + chunkSize, bytes.byteLength));
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    yield* this.chunks();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The model catalog: model lookup by id, variant suffix or alias, with the serialized answer memoized. No HTTP here;
+ * the adapters call {@link Catalog.body} and write the string.
+ *
+ * @module
+ */
+import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/index.js';
+import { applyVariant, detailsLink, splitVariant } from './variants.js';
+import type { Variant } from './variants.js';
+
+/**
+ * The outcome of a successful lookup.
+ *
+ * All objects in it are frozen and shared between calls: copy before changing anything.
+ */
+export interface ResolvedModel {
+  /**
+   * The Model record the gateway returns in `data` for the id that was asked for (facts/real-gateway.md,
+   * "GET /model/{author}/{slug}"): the base record, the variant's record (its `id` keeps the suffix, its
+   * `canonical_slug` stays the base's), or an alias's answer (a plain alias returns its target's record unchanged; a
+   * `~author/family-latest` alias returns the target's record with `id` set to the alias and
+   * `alias_target: { slug, name }` naming the concrete model).
+   */
+  record: ModelRecord;
+  /** Id of the base model in `fixtures/models.json` the answer comes from (alias and variant suffix resolved). */
+  baseId: string;
+  /** The variant suffix that was asked for, or null. */
+  variant: Variant | null;
+  /**
+   * Speech facts of the base model (provider, accepted formats, longest input in characters) when it is a speech
+   * model (its `architecture.output_modalities` include `speech`), else null. Variants and aliases share the base's.
+   */
+  speech: SpeechModelInfo | null;
+}
+
+/** Model lookup over one set of fixtures. Create it with {@link createCatalog}. */
+export interface Catalog {
+  /**
+   * Looks a model up.
+   *
+   * @param id An already percent-decoded `author/slug`, optionally followed by `:<variant>` (one of `free, nitro,
+   *   floor, online, thinking, extended, exacto`), or a known alias (also with an optional variant suffix). Matching
+   *   is exact (case-sensitive). An id that is itself listed in `models.json` (even one containing a colon) wins over
+   *   any other reading.
+   * @returns The resolved model, or undefined when the id is unknown, the suffix is not a variant, or more than one
+   *   suffix is given (the gateway answers 404 then; facts: "Unknown model: 404").
+   */
+  resolve(id: string): ResolvedModel | undefined;
+  /**
+   * The exact JSON text of the 200 answer of `GET /model/{author}/{slug}` for `id`: `{"data":<record>}`, equal to
+   * `JSON.stringify({ data: resolve(id).record })`. Precomputed for base ids; computed once for a variant or alias id
+   * and kept in a bounded cache, so serving it needs no per-request serialization.
+   *
+   * @returns The JSON text, or undefined when {@link Catalog.resolve} gives undefined.
+   */
+  body(id: string): string | undefined;
+  /**
+   * Speech facts for the model `id` stands for (same id rules as {@link Catalog.resolve}).
+   *
+   * @returns The entry, or undefined when the id is unknown or the model is not a speech model.
+   */
+  speechModel(id: string): SpeechModelInfo | undefined;
+  /** Ids of the base models, in file order (no variants, no aliases). */
+  ids(): string[];
+  /** The aliases, in file order. */
+  aliases(): readonly Alias[];
+}
+
+/** Options of {@link createCatalog}. */
+export interface CatalogOptions {
+  /** Most variant and alias answers kept memoized at once (oldest dropped first). Default 1024. */
+  cacheSize?: number;
+}
+
+interface Entry {
+  resolved: ResolvedModel;
+  body: string;
+}
+
+/**
+ * Builds the catalog over validated fixtures (see `loadFixtures`). The fixture records are deep-copied and frozen;
+ * the `fixtures` object passed in is not modified.
+ */
+export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}): Catalog {
+  const cacheSize = Math.max(0, options.cacheSize ?? 1024);
+  const base = new Map<string, Entry>();
+  for (const model of fixtures.models) {
+    const record = deepFreeze(structuredClone(model));
+    const speech = fixtures.speech[model.id];
+    base.set(model.id, entry({ record, baseId: model.id, variant: null, speech: speech ? deepFreeze({ ...speech }) : null }));
+  }
+  const aliases = new Map<string, Alias>();
+  for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
+  const aliasList = Object.freeze([...aliases.values()]);
+  const derived = new Map<string, Entry>();
+
+  function lookup(id: string): Entry | undefined {
+    const known = base.get(id) ?? derived.get(id);
+    if (known) return known;
+    const computed = derive(id);
+    if (computed && cacheSize > 0) {
+      if (derived.size >= cacheSize) {
+        const oldest = derived.keys().next();
+        if (!oldest.done) derived.delete(oldest.value);
+      }
+      derived.set(id, computed);
+    }
+    return computed;
+  }
+
+  function derive(id: string): Entry | undefined {
+    const alias = aliases.get(id);
+    const parts = alias ? { name: id, variant: null } : splitVariant(id);
+    if (!parts || (parts.variant === null && !alias)) return undefined;
+    const { name, variant } = parts;
+    const direct = base.get(name);
+    if (direct) {
+      // `name` is a base id, so `variant` is set (a bare base id was found by `lookup`).
+      const record = variant ? deepFreeze(applyVariant(direct.resolved.record, variant)) : direct.resolved.record;
+      return entry({ ...direct.resolved, record, variant });
+    }
+    const via = aliases.get(name);
+    const target = via && base.get(via.target);
+    if (!via || !target) return undefined;
+    const concrete = variant ? applyVariant(target.resolved.record, variant) : target.resolved.record;
+    const record = via.alias_target ? aliasRecord(id, concrete) : concrete;
+    return entry({ ...target.resolved, record: Object.isFrozen(record) ? record : deepFreeze(record), variant });
+  }
+
+  return {
+    resolve: (id) => lookup(id)?.resolved,
+    body: (id) => lookup(id)?.body,
+    speechModel: (id) => lookup(id)?.resolved.speech ?? undefined,
+    ids: () => [...base.keys()],
+    aliases: () => aliasList,
+  };
+}
+
+/**
+ * The answer for a `~author/family-latest` alias: the concrete record with `id` set to the alias (suffix included),
+ * `links.details` following that id, and `alias_target` naming the concrete model
+ * (SDK `ModelAliasTarget`: `slug` = the routable id of the concrete target, `name` = its display name).
+ */
+function aliasRecord(id: string, concrete: ModelRecord): ModelRecord {
+  const { links, ...rest } = concrete;
+  return {
+    ...structuredClone(rest),
+    id,
+    alias_target: { slug: concrete.id, name: concrete.name },
+    links: { ...links, details: detailsLink(id) },
+  };
+}
+
+function entry(resolved: ResolvedModel): Entry {
+  return { resolved: Object.freeze(resolved), body: JSON.stringify({ data: resolved.record }) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

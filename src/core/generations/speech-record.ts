@@ -1,0 +1,98 @@
+/**
+ * The generation record a speech call leaves behind (spec §2.4; `facts/real-gateway.md`, "GET /generation?id=").
+ *
+ * @module
+ */
+import { header } from '../request.js';
+import { isoWithOffset } from '../clock.js';
+import type { GatewayContext } from '../context.js';
+import type { ResolvedModel } from '../catalog/index.js';
+import type { GenerationRecord } from '../fixtures/index.js';
+import { unitFloat } from '../ids.js';
+import type { CoreRequest } from '../types.js';
+
+/** What {@link buildSpeechGeneration} needs to know about the call. */
+export interface SpeechCall {
+  request: CoreRequest;
+  body: { model: string; session_id?: string | undefined; user?: string | undefined };
+  model: ResolvedModel;
+  /** Input length in Unicode code points. */
+  characters: number;
+  /** Duration of the synthesized audio, ms. */
+  audioDurationMs: number;
+}
+
+/** Rounds a USD amount to 12 decimal places so sums of costs stay exact enough to compare. */
+export function roundUsd(value: number): number {
+  return Math.round(value * 1e12) / 1e12;
+}
+
+/** Speech providers stream faster than real time; the record's `generation_time` assumes this factor. */
+export const PROVIDER_REALTIME_FACTOR = 4;
+
+/**
+ * Builds the record of one speech call.
+ *
+ * - `id`: `gen-tts-<unix seconds>-<20 seeded alphanumerics>` (facts: `X-Generation-Id` format).
+ * - `tokens_prompt` = `native_tokens_prompt` = input characters; `total_cost` = `usage` = characters × the
+ *   model's `pricing.prompt` (USD, per character for speech models; 0 for `:free` variants).
+ * - `latency` (ms to the first audio byte): seeded, 150–450 ms. `generation_time` (ms): `latency` plus the audio
+ *   duration divided by {@link PROVIDER_REALTIME_FACTOR}.
+ * - `created_at`: the clock's time, ISO 8601 with `+00:00`.
+ */
+export function buildSpeechGeneration(ctx: GatewayContext, call: SpeechCall): GenerationRecord {
+  const serial = ctx.serial++;
+  const nowMs = ctx.now();
+  const suffix = ctx.ids.next(20);
+  const id = `gen-tts-${Math.floor(nowMs / 1000)}-${suffix}`;
+  const latency = 150 + Math.floor(unitFloat(ctx.seed, serial * 2) * 300);
+  const generationTime = latency + Math.round(call.audioDurationMs / PROVIDER_REALTIME_FACTOR);
+  const cost = roundUsd(call.characters * Number(call.model.record.pricing.prompt));
+  const { headers } = call.request;
+  return {
+    id,
+    request_id: `req-${Math.floor(nowMs / 1000)}-${suffix.slice(0, 12)}`,
+    upstream_id: `tts_${suffix.toLowerCase()}`,
+    api_type: 'tts',
+    app_id: null,
+    model: call.model.record.id,
+    provider_name: call.model.speech?.provider_name ?? null,
+    router: null,
+    preset_id: null,
+    session_id: call.body.session_id ?? null,
+    external_user: call.body.user ?? null,
+    user_agent: header(headers, 'user-agent') ?? null,
+    http_referer: header(headers, 'http-referer') ?? null,
+    origin: header(headers, 'origin') ?? '',
+    created_at: isoWithOffset(nowMs),
+    data_region: 'global',
+    service_tier: null,
+    finish_reason: 'stop',
+    native_finish_reason: 'stop',
+    cancelled: false,
+    streamed: true,
+    is_byok: false,
+    latency,
+    generation_time: generationTime,
+    moderation_latency: null,
+    tokens_prompt: call.characters,
+    tokens_completion: 0,
+    native_tokens_prompt: call.characters,
+    native_tokens_completion: 0,
+    native_tokens_completion_images: 0,
+    native_tokens_cached: 0,
+    native_tokens_reasoning: 0,
+    num_fetches: 0,
+    num_input_audio_prompt: 0,
+    num_media_prompt: 0,
+    num_media_completion: 0,
+    num_search_results: 0,
+    web_search_engine: null,
+    total_cost: cost,
+    usage: cost,
+    upstream_inference_cost: null,
+    cache_discount: null,
+    provider_responses: null,
+    workspace_id: null,
+  } as GenerationRecord;
+}

@@ -1,0 +1,32 @@
+/**
+ * `GET /api/v1/model/{author}/{slug}` (spec §4.2; `facts/real-gateway.md`, "GET /model/{author}/{slug}").
+ *
+ * @module
+ */
+import type { GatewayContext } from '../context.js';
+import { GatewayError } from '../errors.js';
+import type { CoreResponse } from '../types.js';
+
+const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new GatewayError(400, { message: `Invalid model path: "${segment}" is not valid percent-encoding` });
+  }
+}
+
+/**
+ * Looks up one model. `author` and `slug` are the raw path segments; they are percent-decoded here
+ * (the official SDK sends `gpt-4o%3Afree`). Variant suffixes and aliases resolve through the catalog.
+ *
+ * @returns 200 `{"data": Model}` (the JSON text is precomputed by the catalog).
+ * @throws {GatewayError} 404 `Model <id> not found` for an unknown model; 400 for broken percent-encoding.
+ */
+export function getModel(ctx: GatewayContext, author: string, slug: string): CoreResponse {
+  const id = `${decode(author)}/${decode(slug)}`;
+  const body = ctx.catalog.body(id);
+  if (body === undefined) throw new GatewayError(404, { message: `Model ${id} not found` });
+  return { status: 200, headers: { ...JSON_HEADERS }, body };
+}

@@ -1,0 +1,118 @@
+/**
+ * `POST /api/v1/audio/speech` (spec §4.1; `facts/real-gateway.md`, "POST /audio/speech").
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { ChunkedBody } from '../body.js';
+import type { GatewayContext } from '../context.js';
+import { GatewayError } from '../errors.js';
+import { buildSpeechGeneration } from '../generations/speech-record.js';
+import { readJsonBody } from '../request.js';
+import type { CoreRequest, CoreResponse } from '../types.js';
+import { parseOrThrow } from '../validation.js';
+
+/** Range of `speed` for models that support it (OpenAI's documented range). */
+export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
+
+const requiredString = (issue: { input: unknown }) =>
+  issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/**
+ * The speech request body (spec §2.1). Unknown fields (`session_id`, `user`, `trace`, ...) are accepted and
+ * ignored, as the real gateway does.
+ */
+export const SpeechRequestSchema = z.looseObject(
+  {
+    model: z.string({ error: requiredString }).min(1, 'must not be empty'),
+    input: z.string({ error: requiredString }).min(1, 'must not be empty'),
+    voice: z.string({ error: requiredString }).min(1, 'must not be empty'),
+    response_format: z
+      .enum(['mp3', 'pcm'], { error: (issue) => `must be one of mp3, pcm, got ${describe(issue.input)}` })
+      .default('pcm'),
+    speed: z
+      .number({ error: (issue) => `must be a number, got ${describe(issue.input)}` })
+      .finite('must be a finite number')
+      .optional(),
+    provider: z
+      .looseObject(
+        {
+          options: z
+            .record(z.string(), z.unknown(), { error: 'must be an object keyed by provider slug' })
+            .optional(),
+        },
+        { error: 'must be an object' },
+      )
+      .optional(),
+    session_id: z.string({ error: 'must be a string' }).optional(),
+    user: z.string({ error: 'must be a string' }).optional(),
+  },
+  { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
+);
+
+/** A validated speech request. */
+export type SpeechRequest = z.output<typeof SpeechRequestSchema>;
+
+/**
+ * Synthesizes speech.
+ *
+ * @returns 200 with the audio streamed in chunks, `Content-Type` `audio/mpeg` or
+ *   `audio/pcm;rate=24000;channels=1`, and `X-Generation-Id: gen-tts-<unix seconds>-<suffix>`; the generation
+ *   record is stored for `GET /generation`.
+ * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
+ *   (`Model <id> does not exist`), does not output speech, lacks the voice or the format, or the input is over
+ *   the model's limit; 413 for a body over 1 MiB.
+ */
+export function createSpeech(ctx: GatewayContext, request: CoreRequest): CoreResponse {
+  const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
+  const model = ctx.catalog.resolve(body.model);
+  if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
+  const speech = model.speech;
+  if (!speech || !model.record.architecture.output_modalities.includes('speech')) {
+    throw new GatewayError(400, {
+      message: `Model ${body.model} does not support speech output (its output modalities are ${model.record.architecture.output_modalities.join(', ')})`,
+    });
+  }
+  const voices = model.record.supported_voices ?? [];
+  if (!voices.includes(body.voice)) {
+    throw new GatewayError(400, {
+      message: `voice: "${body.voice}" is not supported by model ${body.model}; supported voices: ${voices.join(', ')}`,
+    });
+  }
+  if (!speech.response_formats.includes(body.response_format)) {
+    throw new GatewayError(400, {
+      message: `response_format: ${body.response_format} is not supported by model ${body.model}; supported: ${speech.response_formats.join(', ')}`,
+    });
+  }
+  const characters = [...body.input].length;
+  if (characters > speech.max_input_chars) {
+    throw new GatewayError(400, {
+      message: `input: ${characters} characters is over the limit of model ${body.model} (${speech.max_input_chars} characters)`,
+      metadata: { error_type: 'string_too_long' },
+    });
+  }
+  let speed = 1;
+  if (body.speed !== undefined && model.record.supported_parameters.includes('speed')) {
+    if (body.speed < SPEED_RANGE.min || body.speed > SPEED_RANGE.max) {
+      throw new GatewayError(400, {
+        message: `speed: must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${body.speed}`,
+      });
+    }
+    speed = body.speed;
+  }
+
+  const audio = ctx.audio.render({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
+  const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
+  ctx.generations.add(generation);
+  return {
+    status: 200,
+    headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
+    body: new ChunkedBody(audio.bytes),
+  };
+}

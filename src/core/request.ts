@@ -1,0 +1,51 @@
+/**
+ * Small readers over a {@link CoreRequest}: headers, query parameters, the JSON body.
+ *
+ * @module
+ */
+import { GatewayError } from './errors.js';
+import type { CoreRequest, HeaderMap } from './types.js';
+
+/** The largest request body accepted, in bytes (1 MiB); a larger one is a 413 envelope. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The first value of header `name` (lower-case), or `undefined`. */
+export function header(headers: HeaderMap, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Parses a raw query string (no leading `?`); `+` and percent-escapes are decoded as a URL query does. */
+export function queryParams(query: string): URLSearchParams {
+  return new URLSearchParams(query);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses the request body as JSON.
+ *
+ * @returns the parsed value (any JSON type; the caller validates its shape).
+ * @throws {GatewayError} 413 when the body is over {@link MAX_BODY_BYTES}; 400 when it is missing, not UTF-8,
+ *   or not JSON (the message says which and where, as `Invalid JSON body: ...`).
+ */
+export function readJsonBody(request: CoreRequest): unknown {
+  const body = request.body;
+  if (body && body.byteLength > MAX_BODY_BYTES) {
+    throw new GatewayError(413, { message: `Request body is ${body.byteLength} bytes; the limit is ${MAX_BODY_BYTES} bytes` });
+  }
+  if (!body || body.byteLength === 0) {
+    throw new GatewayError(400, { message: 'Request body is required: a JSON object' });
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new GatewayError(400, { message: `Invalid JSON body: ${(error as Error).message}` });
+  }
+}

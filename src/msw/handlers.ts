@@ -1,0 +1,37 @@
+/**
+ * The MSW request handlers: one per operation, plus a fallback for the rest of the real gateway's `/api/v1`.
+ * Each is a thin adapter over the core's {@link Gateway.handle}.
+ *
+ * @module
+ */
+import { http, type HttpHandler } from 'msw';
+import type { Gateway } from '../core/gateway.js';
+import { toCoreRequest, toHttpResponse } from './convert.js';
+
+/** The real gateway's base URL (facts file), matched by the fallback handler. */
+export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
+
+function respond(gateway: Gateway) {
+  return async ({ request }: { request: Request }) => toHttpResponse(gateway.handle(await toCoreRequest(request)));
+}
+
+/**
+ * Builds the handlers for `gateway`:
+ *
+ * - `/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}` and `/api/v1/generation` on any origin and any method
+ *   (a wrong method gets the gateway's 405 envelope);
+ * - `https://openrouter.ai/api/v1/*`: every other path of the real gateway gets the 404 envelope. Other
+ *   origins' unknown paths are left alone, so the handlers do not swallow the rest of a test's traffic.
+ *
+ * @example
+ * const server = setupServer(...createHandlers(createGateway()));
+ */
+export function createHandlers(gateway: Gateway): HttpHandler[] {
+  const resolver = respond(gateway);
+  return [
+    http.all('*/api/v1/audio/speech', resolver),
+    http.all('*/api/v1/model/*', resolver),
+    http.all('*/api/v1/generation', resolver),
+    http.all(`${OPENROUTER_BASE_URL}/*`, resolver),
+  ];
+}

@@ -1,0 +1,77 @@
+/**
+ * The standalone server's fastify app: every path goes to the core; fastify's own errors (body too large,
+ * bad URL, bad content length) become the gateway's envelope.
+ *
+ * @module
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Gateway } from '../core/gateway.js';
+import { errorResponse } from '../core/errors.js';
+import { MAX_BODY_BYTES } from '../core/request.js';
+import type { CoreRequest } from '../core/types.js';
+import { sendResult } from './send.js';
+
+/** Options of {@link buildApp}. */
+export interface AppOptions {
+  /** The simulator to serve. */
+  gateway: Gateway;
+  /** Request logger: one line per request (method, path, status, ms). `undefined` logs nothing. */
+  logger?: Logger | undefined;
+}
+
+/**
+ * Builds the fastify app (not listening). Routes: `GET /__mock/health` and, for any method, every other path
+ * through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever their content type, so the
+ * core validates them the same way in both modes.
+ */
+export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_BODY_BYTES,
+    disableRequestLogging: true,
+    return503OnClosing: false,
+    frameworkErrors: (error, _request, reply) => {
+      const status = (error as FastifyError).statusCode ?? 400;
+      const result = errorResponse(status, { message: error.message });
+      void (reply as FastifyReply).code(status).headers(result.headers).send(result.body);
+    },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    const message = status === 413 ? `Request body is over the limit of ${MAX_BODY_BYTES} bytes` : error.message;
+    const result = errorResponse(status, { message });
+    void reply.code(status).headers(result.headers).send(result.body);
+  });
+
+  if (logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      logger.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      done();
+    });
+  }
+
+  app.get('/__mock/health', (_request, reply) => {
+    void reply.send({ status: 'ok' });
+  });
+
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url;
+    const q = url.indexOf('?');
+    const core: CoreRequest = {
+      method: request.method,
+      path: q === -1 ? url : url.slice(0, q),
+      query: q === -1 ? '' : url.slice(q + 1),
+      headers: request.headers,
+      body: request.body as Buffer | undefined,
+    };
+    sendResult(reply, gateway.handle(core));
+  };
+  app.all('/*', handler);
+  app.all('/', handler);
+  app.setNotFoundHandler(handler);
+  return app;
+}

@@ -1,0 +1,71 @@
+/**
+ * Standalone mode: the simulator as an HTTP server (fastify), for any language and for CI.
+ *
+ * @example
+ * import { startServer } from 'mockrouter/server';
+ * const server = await startServer({ port: 0, seed: 42 });
+ * // server.baseUrl === 'http://127.0.0.1:<port>/api/v1'
+ * await server.close();
+ *
+ * @module
+ */
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createGateway, type Gateway, type GatewayOptions } from '../core/gateway.js';
+import { API_PREFIX } from '../core/routes.js';
+import { buildApp } from './app.js';
+
+/** Default port of the standalone server. */
+export const DEFAULT_PORT = 4010;
+/** Default host: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Options of {@link startServer}: the gateway's options plus where to listen. */
+export interface ServerOptions extends GatewayOptions {
+  /** TCP port; `0` picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Request logger (one line per request); default none. */
+  logger?: Logger;
+}
+
+/** A running standalone server. */
+export interface RunningServer {
+  /** Origin, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The API base to give clients, e.g. `http://127.0.0.1:4010/api/v1`. */
+  readonly baseUrl: string;
+  /** The port actually bound (useful with `port: 0`). */
+  readonly port: number;
+  /** The core simulator behind the server. */
+  readonly gateway: Gateway;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the standalone server.
+ *
+ * @throws {FixtureError} for invalid fixtures; the listen error (for example `EADDRINUSE`, with `code`) when the
+ *   port cannot be bound.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const gateway = createGateway(options);
+  const app = buildApp({ gateway, logger: options.logger });
+  const host = options.host ?? DEFAULT_HOST;
+  await app.listen({ port: options.port ?? DEFAULT_PORT, host });
+  const { port } = app.server.address() as AddressInfo;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `http://${hostForUrl}:${port}`;
+  return {
+    url,
+    baseUrl: `${url}${API_PREFIX}`,
+    port,
+    gateway,
+    async close() {
+      app.server.closeAllConnections();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Writes a core result to Node's `ServerResponse`, with no Fetch objects in between.
+ *
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { ChunkedBody } from '../core/body.js';
+import type { CoreResponse } from '../core/types.js';
+
+/**
+ * Sends `result` through `reply`. Bodies of one piece go through fastify (`Content-Length` set); streamed
+ * bodies are written chunk by chunk to the raw response (chunked transfer encoding), and a client that goes
+ * away mid-stream just ends the loop.
+ */
+export function sendResult(reply: FastifyReply, result: CoreResponse): void {
+  const { body } = result;
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    reply.code(result.status).headers(result.headers).send(body ?? '');
+    return;
+  }
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(result.status, result.headers);
+  if (body instanceof ChunkedBody) {
+    for (const chunk of body.chunks()) raw.write(chunk);
+    raw.end();
+    return;
+  }
+  void pipeIterable(raw, body);
+}
+
+async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    for await (const chunk of body) {
+      if (raw.destroyed) return;
+      raw.write(chunk);
+    }
+    raw.end();
+  } catch {
+    raw.destroy();
+  }
+}

@@ -1,0 +1,269 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ApiType,
+  DataRegion,
+  GenerationResponse$inboundSchema,
+  InputModality,
+  InstructType,
+  ModelGroup,
+  ModelResponse$inboundSchema,
+  OutputModality,
+  Parameter,
+  ProviderResponseProviderName,
+  ReasoningEffort,
+} from '@openrouter/sdk/models';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateFixtures } from '../scripts/generate-fixtures.js';
+import { DEFAULT_FIXTURES_DIR, FixtureError, loadFixtures } from '../src/core/fixtures/index.js';
+import type { ModelRecord } from '../src/core/fixtures/index.js';
+
+const fixtures = loadFixtures();
+const values = (e: Record<string, string>): Set<string> => new Set(Object.values(e));
+
+/** Keys of a Model record per facts/real-gateway.md ("GET /model/{author}/{slug}"). */
+const MODEL_KEYS = [
+  'id', 'canonical_slug', 'name', 'created', 'pricing', 'context_length', 'architecture', 'top_provider',
+  'per_request_limits', 'supported_parameters', 'default_parameters', 'supported_voices', 'links',
+  'description', 'hugging_face_id', 'expiration_date', 'knowledge_cutoff',
+];
+
+/** Keys of a Generation record per facts/real-gateway.md ("GET /generation?id="). */
+const GENERATION_KEYS = [
+  'id', 'upstream_id', 'total_cost', 'cache_discount', 'upstream_inference_cost', 'created_at', 'model', 'app_id',
+  'streamed', 'cancelled', 'provider_name', 'latency', 'moderation_latency', 'generation_time', 'finish_reason',
+  'service_tier', 'tokens_prompt', 'tokens_completion', 'native_tokens_prompt', 'native_tokens_completion',
+  'native_tokens_completion_images', 'native_tokens_reasoning', 'native_tokens_cached', 'num_media_prompt',
+  'num_input_audio_prompt', 'num_media_completion', 'num_search_results', 'num_fetches', 'web_search_engine', 'origin',
+  'usage', 'is_byok', 'native_finish_reason', 'external_user', 'api_type', 'preset_id', 'router',
+  'provider_responses', 'user_agent', 'http_referer', 'data_region', 'workspace_id', 'request_id', 'session_id',
+];
+const NEVER_NULL = ['id', 'created_at', 'model', 'origin', 'total_cost', 'usage', 'is_byok', 'data_region'];
+
+/** The speech table of facts/real-gateway.md. */
+const FACT_VOICES: Record<string, string[]> = {
+  'openai/gpt-4o-mini-tts-2025-12-15': ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
+  'mistralai/voxtral-mini-tts-2603': ['en_paul_neutral', 'en_paul_happy', 'en_paul_sad', 'en_paul_excited', 'en_paul_confident', 'en_paul_cheerful', 'en_paul_angry', 'en_paul_frustrated', 'gb_oliver_neutral', 'gb_oliver_confident', 'gb_jane_neutral', 'gb_jane_confident', 'fr_marie_neutral', 'fr_marie_happy'],
+  'google/gemini-3.1-flash-tts-preview': ['Zephyr', 'Puck', 'Charon', 'Kore', 'Fenrir', 'Leda', 'Orus', 'Aoede', 'Callirrhoe', 'Autonoe', 'Enceladus', 'Iapetus', 'Umbriel', 'Algieba', 'Despina', 'Erinome', 'Algenib', 'Rasalgethi', 'Laomedeia', 'Achernar', 'Alnilam', 'Schedar', 'Gacrux', 'Pulcherrima', 'Achird', 'Zubenelgenubi', 'Vindemiatrix', 'Sadachbia', 'Sadaltager', 'Sulafat'],
+  'x-ai/grok-voice-tts-1.0': ['eve', 'ara', 'rex', 'sal', 'leo'],
+  'canopylabs/orpheus-3b-0.1-ft': ['tara', 'leah', 'jess', 'leo', 'dan', 'mia', 'zac'],
+};
+const KOKORO_FACT_VOICES = ['af_alloy', 'af_bella', 'af_nicole', 'am_adam', 'am_michael', 'bf_emma', 'bm_lewis'];
+
+function model(id: string): ModelRecord {
+  const found = fixtures.models.find((m) => m.id === id);
+  if (!found) throw new Error(`no model ${id}`);
+  return found;
+}
+
+describe('models.json', () => {
+  it('has 20-30 chat models, the six speech models and the required ids', () => {
+    const ids = fixtures.models.map((m) => m.id);
+    const chat = fixtures.models.filter((m) => m.architecture.output_modalities.includes('text'));
+    expect(chat.length).toBeGreaterThanOrEqual(20);
+    expect(chat.length).toBeLessThanOrEqual(30);
+    expect(ids).toEqual(expect.arrayContaining([
+      'openai/gpt-4o-mini', 'openai/gpt-4o', 'anthropic/claude-3.5-sonnet', 'anthropic/claude-sonnet-4.5',
+      'google/gemini-2.5-flash', 'meta-llama/llama-3.3-70b-instruct', 'x-ai/grok-4', ...Object.keys(FACT_VOICES),
+      'hexgrad/kokoro-82m',
+    ]));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('every record has every key of the facts list and parses with the SDK schema, all enum values known', () => {
+    const params = values(Parameter);
+    for (const m of fixtures.models) {
+      for (const key of MODEL_KEYS) expect(m, `${m.id}.${key}`).toHaveProperty(key);
+      expect(() => ModelResponse$inboundSchema.parse({ data: m }), m.id).not.toThrow();
+      expect(m.links.details).toBe(`/api/v1/models/${m.id}/endpoints`);
+      for (const v of Object.values(m.pricing)) expect(v, m.id).toMatch(/^\d+(\.\d+)?$/);
+      for (const x of m.architecture.input_modalities) expect(values(InputModality).has(x), `${m.id} ${x}`).toBe(true);
+      for (const x of m.architecture.output_modalities) expect(values(OutputModality).has(x), `${m.id} ${x}`).toBe(true);
+      expect(values(ModelGroup).has(m.architecture.tokenizer ?? ''), m.id).toBe(true);
+      if (m.architecture.instruct_type != null) expect(values(InstructType).has(m.architecture.instruct_type)).toBe(true);
+      // `speed` is a real parameter of the speech models that the SDK's (open) enum does not list.
+      for (const p of m.supported_parameters) expect(params.has(p) || p === 'speed', `${m.id} ${p}`).toBe(true);
+      for (const e of m.reasoning?.supported_efforts ?? []) expect(values(ReasoningEffort).has(e ?? ''), m.id).toBe(true);
+      const speaks = m.architecture.output_modalities.includes('speech');
+      expect(m.supported_voices === null, m.id).toBe(!speaks);
+    }
+  });
+
+  it('keeps the real openai/gpt-4o-mini record of the facts file', () => {
+    const m = model('openai/gpt-4o-mini');
+    expect(m).toMatchObject({
+      id: 'openai/gpt-4o-mini',
+      canonical_slug: 'openai/gpt-4o-mini',
+      name: 'OpenAI: GPT-4o-mini',
+      created: 1721260800,
+      context_length: 128000,
+      architecture: { modality: 'text+image->text', input_modalities: ['text', 'image', 'file'], output_modalities: ['text'], tokenizer: 'GPT', instruct_type: null },
+      pricing: { prompt: '0.00000015', completion: '0.0000006', request: '0', image: '0.000217' },
+      top_provider: { context_length: 128000, max_completion_tokens: 16384, is_moderated: true },
+    });
+  });
+
+  it('has reasoning on anthropic/claude-sonnet-4.5', () => {
+    expect(model('anthropic/claude-sonnet-4.5').reasoning).toMatchObject({ mandatory: false });
+  });
+
+  it('has the speech models of the facts table with their exact voices', () => {
+    for (const [id, voices] of Object.entries(FACT_VOICES)) {
+      const m = model(id);
+      expect(m.supported_voices).toEqual(voices);
+      expect(m.architecture).toMatchObject({ modality: 'text->speech', input_modalities: ['text'], output_modalities: ['speech'] });
+    }
+    const kokoro = model('hexgrad/kokoro-82m').supported_voices ?? [];
+    expect(kokoro).toEqual(expect.arrayContaining(KOKORO_FACT_VOICES));
+    expect(kokoro.length).toBeGreaterThan(KOKORO_FACT_VOICES.length);
+    const speechIds = fixtures.models.filter((m) => m.architecture.output_modalities.includes('speech')).map((m) => m.id);
+    expect(Object.keys(fixtures.speech).sort()).toEqual(speechIds.sort());
+  });
+
+  it('gives speed only to gpt-4o-mini-tts, pcm only to Gemini TTS, and the grok facts', () => {
+    for (const id of Object.keys(fixtures.speech)) {
+      expect(model(id).supported_parameters.includes('speed'), id).toBe(id === 'openai/gpt-4o-mini-tts-2025-12-15');
+    }
+    expect(fixtures.speech['google/gemini-3.1-flash-tts-preview']?.response_formats).toEqual(['pcm']);
+    expect(fixtures.speech['openai/gpt-4o-mini-tts-2025-12-15']).toEqual({ provider_name: 'OpenAI', response_formats: ['mp3', 'pcm'], max_input_chars: 4096 });
+    expect(model('openai/gpt-4o-mini-tts-2025-12-15').pricing.prompt).toBe('0.0000006');
+    const grok = model('x-ai/grok-voice-tts-1.0');
+    expect(grok.pricing).toMatchObject({ prompt: '0.000015', completion: '0' });
+    expect(grok.context_length).toBe(15000);
+    expect(fixtures.speech['x-ai/grok-voice-tts-1.0']?.max_input_chars).toBe(15000);
+  });
+
+  it('has the aliases of the facts file, targeting base models', () => {
+    expect(fixtures.aliases).toEqual(expect.arrayContaining([
+      { alias: 'anthropic/claude-3-5-sonnet', target: 'anthropic/claude-3.5-sonnet' },
+      { alias: '~anthropic/claude-sonnet-latest', target: 'anthropic/claude-sonnet-4.5', alias_target: true },
+    ]));
+  });
+});
+
+describe('generations.json', () => {
+  it('has ~10 records of several api types', () => {
+    expect(fixtures.generations.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(fixtures.generations.map((g) => g.api_type))).toEqual(new Set(['completions', 'tts', 'embeddings']));
+  });
+
+  it('has the memorable ids first', () => {
+    const ids = fixtures.generations.map((g) => g.id);
+    expect(ids[0]).toBe('gen-1773480413-MockrouterFixture001');
+    expect(fixtures.generations[0]?.created_at).toBe('2026-03-14T09:26:53.589+00:00');
+    expect(ids).toContain('gen-tts-1773480472-MockrouterFixtureTts');
+  });
+
+  it('every record has every key, parses with the SDK schema and uses known enum values', () => {
+    const providers = values(ProviderResponseProviderName);
+    const modelIds = new Set(fixtures.models.map((m) => m.id));
+    for (const g of fixtures.generations) {
+      for (const key of GENERATION_KEYS) expect(g, `${g.id}.${key}`).toHaveProperty(key);
+      for (const key of NEVER_NULL) expect(g[key], `${g.id}.${key}`).not.toBeNull();
+      expect(() => GenerationResponse$inboundSchema.parse({ data: g }), g.id).not.toThrow();
+      expect(values(ApiType).has(g.api_type ?? '')).toBe(true);
+      expect(values(DataRegion).has(g.data_region)).toBe(true);
+      for (const r of g.provider_responses ?? []) expect(providers.has(r.provider_name ?? ''), `${g.id} ${r.provider_name}`).toBe(true);
+      expect(modelIds.has(g.model.replace(/:[a-z]+$/, '')), g.model).toBe(true);
+      expect(g.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+      const match = (g.api_type === 'tts' ? /^gen-tts-(\d{10})-[A-Za-z0-9]{20}$/ : /^gen-(\d{10})-[A-Za-z0-9]{20}$/).exec(g.id);
+      expect(match, g.id).not.toBeNull();
+      expect(Math.floor(Date.parse(g.created_at) / 1000)).toBe(Number(match?.[1]));
+    }
+  });
+});
+
+describe('loadFixtures', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A temp fixtures dir holding copies of the committed files, optionally edited. */
+  function tempDir(edit?: { models?: (json: { models: Record<string, unknown>[]; aliases: Record<string, unknown>[] }) => void; modelsText?: string }): string {
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-fixtures-'));
+    dirs.push(dir);
+    const models = JSON.parse(readFileSync(join(DEFAULT_FIXTURES_DIR, 'models.json'), 'utf8')) as Parameters<NonNullable<NonNullable<typeof edit>['models']>>[0];
+    edit?.models?.(models);
+    writeFileSync(join(dir, 'models.json'), edit?.modelsText ?? JSON.stringify(models, null, 2));
+    writeFileSync(join(dir, 'generations.json'), readFileSync(join(DEFAULT_FIXTURES_DIR, 'generations.json')));
+    return dir;
+  }
+
+  function errorOf(fn: () => unknown): FixtureError {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(FixtureError);
+      return err as FixtureError;
+    }
+    throw new Error('expected a FixtureError');
+  }
+
+  it('loads the default fixtures once per process', () => {
+    expect(loadFixtures()).toBe(fixtures);
+  });
+
+  it('loads a copy of the committed files from another dir', () => {
+    const loaded = loadFixtures(tempDir());
+    expect(loaded).not.toBe(fixtures);
+    expect(loaded).toEqual(fixtures);
+  });
+
+  it('names the file and the path of a missing key', () => {
+    const dir = tempDir({ models: (json) => { delete (json.models[3]?.pricing as Record<string, unknown>).prompt; } });
+    const err = errorOf(() => loadFixtures(dir));
+    expect(err.message).toBe(`${join(dir, 'models.json')}: models[3].pricing.prompt: required key is missing (expected string)`);
+    expect(err.file).toBe(join(dir, 'models.json'));
+    expect(err.location).toBe('models[3].pricing.prompt');
+  });
+
+  it('names the path of a wrong type and of a non-decimal price', () => {
+    let dir = tempDir({ models: (json) => { (json.models[0] as Record<string, unknown>).created = '2024-07-18'; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toBe(`${join(dir, 'models.json')}: models[0].created: expected number, received string`);
+    dir = tempDir({ models: (json) => { (json.models[1]?.pricing as Record<string, unknown>).completion = '$10/M'; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: models\[1\]\.pricing\.completion: expected a decimal string/);
+  });
+
+  it('names the line and column of invalid JSON', () => {
+    const dir = tempDir({ modelsText: '{\n  "models": [\n    {"id": "a/b",}\n  ]\n}\n' });
+    const err = errorOf(() => loadFixtures(dir));
+    expect(err.message).toMatch(new RegExp(`^${escape(join(dir, 'models.json'))}: line 3, column \\d+: invalid JSON: `));
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('reports a missing file', () => {
+    const dir = tempDir();
+    rmSync(join(dir, 'generations.json'));
+    expect(errorOf(() => loadFixtures(dir)).message).toBe(`${join(dir, 'generations.json')}: file not found`);
+  });
+
+  it('checks alias targets and speech entries', () => {
+    let dir = tempDir({ models: (json) => { json.aliases.push({ alias: 'x/y', target: 'x/nowhere' }); } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: aliases\[\d+\]\.target: expected the id of a model in models, got "x\/nowhere"$/);
+    dir = tempDir({ models: (json) => { (json as unknown as { speech: Record<string, unknown> }).speech['hexgrad/kokoro-82m'] = undefined; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: speech\["hexgrad\/kokoro-82m"\]: missing entry for speech model/);
+  });
+
+  it('reports the first of several problems with a count of the others', () => {
+    const dir = tempDir({ models: (json) => { json.models[0] = {}; } });
+    const err = errorOf(() => loadFixtures(dir));
+    expect(err.message).toMatch(/models\[0\]\.id: required key is missing \(expected string\) \(and \d+ more problems\)$/);
+  });
+});
+
+describe('generate-fixtures', () => {
+  it('is deterministic and reproduces the committed files', () => {
+    const first = generateFixtures();
+    const second = generateFixtures();
+    expect(second).toEqual(first);
+    expect(first['models.json']).toBe(readFileSync(join(DEFAULT_FIXTURES_DIR, 'models.json'), 'utf8'));
+    expect(first['generations.json']).toBe(readFileSync(join(DEFAULT_FIXTURES_DIR, 'generations.json'), 'utf8'));
+    expect(first['models.json'].endsWith('}\n')).toBe(true);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
