@@ -32,7 +32,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function readJsonBody(request: CoreRequest): unknown {
   const body = request.body;
   if (body && body.byteLength > MAX_BODY_BYTES) {
-    throw new GatewayError(413, { message: `Request body is ${body.byteLength} bytes; the limit is ${MAX_BODY_BYTES} bytes` });
+    throw new GatewayError(413, { message: `Request body is over the limit of ${MAX_BODY_BYTES} bytes` });
   }
   if (!body || body.byteLength === 0) {
     throw new GatewayError(400, { message: 'Request body is required: a JSON object' });

@@ -4,10 +4,11 @@
  *
  * @module
  */
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Gateway } from '../core/gateway.js';
-import { errorResponse } from '../core/errors.js';
+import { errorEnvelope, errorResponse } from '../core/errors.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
 import type { CoreRequest } from '../core/types.js';
 import { sendResult } from './send.js';
@@ -29,12 +30,20 @@ export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
-    disableRequestLogging: true,
     return503OnClosing: false,
     frameworkErrors: (error, _request, reply) => {
       const status = (error as FastifyError).statusCode ?? 400;
-      const result = errorResponse(status, { message: error.message });
-      void (reply as FastifyReply).code(status).headers(result.headers).send(result.body);
+      sendResult(reply as FastifyReply, errorResponse(status, { message: error.message }));
+    },
+    clientErrorHandler: (error, socket) => {
+      // Malformed HTTP that Node's parser rejects before any route runs (bad Content-Length, bad header).
+      if (!socket.writable) return;
+      const code = (error as NodeJS.ErrnoException).code;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify(errorEnvelope(status, { message: `Malformed HTTP request (${code ?? error.message})` }));
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     },
   });
   app.removeAllContentTypeParsers();
@@ -43,8 +52,7 @@ export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const message = status === 413 ? `Request body is over the limit of ${MAX_BODY_BYTES} bytes` : error.message;
-    const result = errorResponse(status, { message });
-    void reply.code(status).headers(result.headers).send(result.body);
+    sendResult(reply, errorResponse(status, { message }));
   });
 
   if (logger) {

@@ -9,18 +9,20 @@ import { ChunkedBody } from '../core/body.js';
 import type { CoreResponse } from '../core/types.js';
 
 /**
- * Sends `result` through `reply`. Bodies of one piece go through fastify (`Content-Length` set); streamed
- * bodies are written chunk by chunk to the raw response (chunked transfer encoding), and a client that goes
- * away mid-stream just ends the loop.
+ * Sends `result` straight to the raw response, so the headers are exactly the core's in both modes (fastify
+ * would add `; charset=utf-8`). Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
+ * by chunk (chunked transfer encoding), and a client that goes away mid-stream just ends the loop.
  */
 export function sendResult(reply: FastifyReply, result: CoreResponse): void {
   const { body } = result;
-  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
-    reply.code(result.status).headers(result.headers).send(body ?? '');
-    return;
-  }
   reply.hijack();
   const raw = reply.raw;
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    const bytes = body ?? '';
+    raw.writeHead(result.status, { ...result.headers, 'Content-Length': String(typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength) });
+    raw.end(bytes);
+    return;
+  }
   raw.writeHead(result.status, result.headers);
   if (body instanceof ChunkedBody) {
     for (const chunk of body.chunks()) raw.write(chunk);

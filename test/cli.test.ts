@@ -1,0 +1,104 @@
+/**
+ * The `mockrouter` command as a user runs it: `bin/mockrouter.js` (the compiled CLI; `npm test` builds first).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
+const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m;
+
+interface Cli {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+const running: Cli[] = [];
+afterEach(() => {
+  for (const cli of running.splice(0)) cli.child.kill('SIGKILL');
+});
+
+function run(args: string[]): Cli {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  const cli = { child, stdout: () => out, stderr: () => err, exit };
+  running.push(cli);
+  return cli;
+}
+
+async function ready(cli: Cli): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const match = READY.exec(cli.stdout());
+    if (match) return match[1]!;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no ready line; stdout: ${cli.stdout()} stderr: ${cli.stderr()}`);
+}
+
+describe('mockrouter CLI', () => {
+  it('prints the base URL once, logs one line per request, and exits 0 on SIGTERM', async () => {
+    const cli = run(['--port', '0', '--seed', '3']);
+    const baseUrl = await ready(cli);
+    const res = await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer sk-secret-key' } });
+    expect(res.status).toBe(200);
+    await fetch(`${baseUrl}/generation?id=nothing`, { headers: { Authorization: 'Bearer sk-secret-key' } });
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = cli.stdout().trim().split('\n');
+    expect(lines.filter((l) => READY.test(l))).toHaveLength(1);
+    const logs = lines.filter((l) => !READY.test(l)).map((l) => JSON.parse(l));
+    expect(logs).toHaveLength(2);
+    expect(logs[0]).toMatchObject({ method: 'GET', url: '/api/v1/model/openai/gpt-4o', status: 200 });
+    expect(logs[1]).toMatchObject({ status: 404 });
+    expect(cli.stdout()).not.toContain('sk-secret-key');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
+    expect(cli.stderr()).toBe('');
+  });
+
+  it('logs nothing per request with --quiet', async () => {
+    const cli = run(['--port', '0', '--quiet']);
+    const baseUrl = await ready(cli);
+    await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer k' } });
+    cli.child.kill('SIGINT');
+    expect(await cli.exit).toBe(0);
+    expect(cli.stdout().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reports a port in use in one line, no stack trace', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const cli = run(['--port', String(port)]);
+      expect(await cli.exit).toBe(1);
+      expect(cli.stderr().trim()).toBe(`mockrouter: port ${port} on 127.0.0.1 is already in use (use --port 0 for a free port)`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port.*expected an integer from 0 to 65535, got "abc"/],
+    [['--seed', '1.5'], /--seed.*expected an integer/],
+    [['--fixtures', '/nonexistent-dir'], /nonexistent-dir\/models\.json: file not found/],
+    [['--bogus'], /unknown option '--bogus'/],
+  ])('fails at startup on bad flags: %j', async (args, message) => {
+    const cli = run(args);
+    expect(await cli.exit).toBe(1);
+    expect(cli.stderr()).toMatch(message);
+    expect(cli.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('documents every flag in --help', async () => {
+    const cli = run(['--help']);
+    expect(await cli.exit).toBe(0);
+    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+  });
+});
