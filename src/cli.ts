@@ -4,7 +4,8 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { FixtureError } from './core/fixtures/index.js';
+import { ConfigFileError } from './core/config-file.js';
+import { GatewayError } from './core/errors.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './server/index.js';
 
@@ -25,12 +26,15 @@ const program = new Command()
   .addOption(new Option('-H, --host <host>', 'interface to bind (0.0.0.0 for all interfaces)').default(DEFAULT_HOST))
   .addOption(new Option('-s, --seed <n>', 'seed of generated ids, latencies and audio (same seed + same requests = same bytes)').default(0).argParser(integer(-2147483648, 4294967295)))
   .addOption(new Option('-f, --fixtures <dir>', 'folder with models.json and generations.json to use instead of the built-in catalog'))
+  .addOption(new Option('--scenario <name|file>', 'default scenario for every request: a built-in or --scenarios name, or a JSON/YAML file'))
+  .addOption(new Option('--scenarios <dir>', 'folder of extra scenario files (JSON or YAML); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]))
+  .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
-  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42');
+  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
 
 program.parse();
-const flags = program.opts<{ port: number; host: string; seed: number; fixtures?: string; quiet?: boolean }>();
+const flags = program.opts<{ port: number; host: string; seed: number; fixtures?: string; scenario?: string; scenarios?: string[]; journalSize: number; quiet?: boolean }>();
 
 function fail(message: string): never {
   process.stderr.write(`mockrouter: ${message}\n`);
@@ -43,6 +47,9 @@ try {
     host: flags.host,
     seed: flags.seed,
     fixtures: flags.fixtures,
+    scenario: flags.scenario,
+    scenarios: flags.scenarios,
+    journalSize: flags.journalSize,
     logger: flags.quiet ? undefined : createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
@@ -59,7 +66,8 @@ try {
   process.on('SIGTERM', stop);
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
-  if (e instanceof FixtureError) fail(e.message);
+  if (e instanceof ConfigFileError) fail(e.message);
+  if (e instanceof GatewayError) fail(`--scenario ${e.message.replace(/^scenario: /, '')}`);
   if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') fail(`cannot bind host ${flags.host} (${e.code})`);
   if (e.code === 'EACCES') fail(`no permission to listen on port ${flags.port} of ${flags.host}`);

@@ -15,6 +15,8 @@
 import type { HttpHandler } from 'msw';
 import { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
 import { createHandlers } from './msw/handlers.js';
+import type { Journal } from './core/journal.js';
+import type { ScenarioDefinition } from './core/scenarios/schema.js';
 
 /** Options of {@link createMockRouter}; see {@link GatewayOptions} for each. */
 export type MockRouterOptions = GatewayOptions;
@@ -25,19 +27,47 @@ export interface MockRouter {
   readonly handlers: HttpHandler[];
   /** The core simulator behind the handlers (shared with nothing else). */
   readonly gateway: Gateway;
+  /**
+   * Every request the handlers answered, oldest first (bounded by `journalSize`); filter with
+   * `journal.list({ operation, status, session })`. Authorization values are redacted.
+   */
+  readonly journal: Journal;
+  /**
+   * Sets the default scenario for every request without `X-Mock-Scenario`/`X-Mock-Status`: a loaded name
+   * (built-in or from `scenarios`), a definition, or `null` for none. Restarts the scenario counters.
+   *
+   * @throws {GatewayError} (400) for an unknown name, listing the loaded ones; {@link ScenarioError} for an
+   *   invalid definition, naming the path inside it.
+   * @example mock.useScenario('rate-limited-then-ok');
+   */
+  useScenario(nameOrDefinition: string | ScenarioDefinition | null): void;
+  /** Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`). */
+  reset(): void;
 }
 
 /**
  * Creates an in-process mock gateway.
  *
- * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files.
+ * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files;
+ *   {@link ScenarioError} for invalid scenario files; {@link GatewayError} for an unknown `scenario` name.
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   const gateway = createGateway(options);
-  return { handlers: createHandlers(gateway), gateway };
+  return {
+    handlers: createHandlers(gateway),
+    gateway,
+    journal: gateway.journal,
+    useScenario: (nameOrDefinition) => void gateway.useScenario(nameOrDefinition),
+    reset: () => gateway.reset(),
+  };
 }
 
 export { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
 export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/errors.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
+export { Journal, type JournalEntry, type JournalFilter } from './core/journal.js';
+export { ScenarioError } from './core/scenarios/load.js';
+export { FixtureError } from './core/fixtures/index.js';
+export { ConfigFileError } from './core/config-file.js';
+export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';

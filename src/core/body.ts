@@ -16,10 +16,12 @@ export class ChunkedBody implements AsyncIterable<Uint8Array> {
   /**
    * @param bytes the whole body (not copied; callers must not mutate it).
    * @param chunkSize bytes per chunk, at least 1.
+   * @param durationMs for audio, its duration in ms (used to pace it at real time); 0 otherwise.
    */
   constructor(
     readonly bytes: Uint8Array,
     readonly chunkSize: number = DEFAULT_CHUNK_BYTES,
+    readonly durationMs: number = 0,
   ) {}
 
   /** The chunks, as views over {@link bytes} (no copies). */

@@ -1,28 +1,39 @@
 /**
  * The simulated gateway: one request in, one response out, with no HTTP framework in between.
  *
+ * Pipeline of {@link Gateway.handle}: route (404/405) → bearer auth (401) → session → scenario selection
+ * (`X-Mock-Status`, `X-Mock-Scenario`, the default) → the first applicable rule, or the operation itself →
+ * `X-Mock-Applied` → journal.
+ *
  * @module
  */
 import { createAudioRenderer } from './audio/index.js';
 import { authenticate } from './auth.js';
 import { createCatalog } from './catalog/index.js';
-import { systemNow, type Now } from './clock.js';
+import { isoWithOffset, systemNow, type Now } from './clock.js';
 import type { GatewayContext } from './context.js';
 import { GatewayError, errorResponse } from './errors.js';
 import { loadFixtures, type Fixtures } from './fixtures/index.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createIdSequence } from './ids.js';
+import { DEFAULT_JOURNAL_SIZE, Journal, redactHeaders } from './journal.js';
 import { getGeneration } from './operations/generation.js';
 import { getModel } from './operations/model.js';
 import { createSpeech } from './operations/speech.js';
+import { header, jsonBodyOrUndefined } from './request.js';
 import { matchRoute, type RouteMatch } from './routes.js';
+import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, ScenarioEngine, type AppliedRule, type RequestFacts } from './scenarios/engine.js';
+import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
+import { loadScenarioFile, loadScenarioRegistry } from './scenarios/load.js';
+import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
+import { sessionOf } from './session.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
 export interface GatewayOptions {
   /**
-   * Seed of every generated value (generation ids, latencies, audio contour). Same seed and same requests give
-   * byte-identical responses. Default `0`.
+   * Seed of every generated value (generation ids, latencies, audio contour, scenario draws). Same seed and
+   * same requests give byte-identical responses. Default `0`.
    */
   seed?: number;
   /**
@@ -42,6 +53,15 @@ export interface GatewayOptions {
   maxGenerations?: number;
   /** Bound of the audio cache, in bytes. Default 64 MiB. */
   audioCacheBytes?: number;
+  /** Folders of extra scenario files (JSON or YAML), loaded beside the built-ins. */
+  scenarios?: string | readonly string[];
+  /**
+   * The default scenario, applied to every request without a scenario header: a loaded scenario's name, a
+   * path to a scenario file (containing `/` or ending `.json`, `.yaml`, `.yml`), or a definition.
+   */
+  scenario?: string | ScenarioDefinition;
+  /** Bound of the request journal, in entries. Default 1000. */
+  journalSize?: number;
 }
 
 /** A simulated gateway. */
@@ -53,13 +73,38 @@ export interface Gateway {
   handle(request: CoreRequest): CoreResponse;
   /** The shared state (catalog, stores), for adapters and tests. */
   readonly context: GatewayContext;
+  /** Scenario registry, default scenario and counters. */
+  readonly scenarios: ScenarioEngine;
+  /** Every API request answered, bounded. */
+  readonly journal: Journal;
+  /**
+   * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters.
+   *
+   * @throws {GatewayError} 400 for an unknown name (listing the loaded ones); {@link ScenarioError} for an
+   *   invalid definition.
+   */
+  useScenario(nameOrDefinition: string | ScenarioDefinition | null): Scenario | null;
+  /** Clears scenario counters and the journal, and returns to the initial default scenario. */
+  reset(): void;
 }
+
+function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || /\.(json|ya?ml)$/i.test(value);
+}
+
+function queryRecord(query: string): Record<string, string> {
+  return query ? Object.fromEntries(new URLSearchParams(query)) : {};
+}
+
+/** Bodies larger than this are not kept in the journal, bytes. */
+const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /**
  * Creates a gateway simulator.
  *
- * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid (the message names
- *   the file, the path inside it, and what was expected).
+ * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}
+ *   for an invalid scenario file or folder; {@link GatewayError} (400) for an unknown default scenario name.
+ *   Every message names the file, the path inside it, and what was expected.
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const seed = options.seed ?? 0;
@@ -74,9 +119,19 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     keys: options.keys ? new Set(options.keys) : undefined,
     serial: 0,
   };
+  const dirs = options.scenarios === undefined ? [] : typeof options.scenarios === 'string' ? [options.scenarios] : options.scenarios;
+  const registry = loadScenarioRegistry(dirs);
+  const scenarios = new ScenarioEngine(registry, seed);
+  if (options.scenario !== undefined) {
+    scenarios.setInitial(
+      typeof options.scenario === 'string' && looksLikePath(options.scenario)
+        ? loadScenarioFile(options.scenario).scenario
+        : scenarios.resolve(options.scenario, 'scenario'),
+    );
+  }
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
 
-  function dispatch(request: CoreRequest, route: RouteMatch): CoreResponse {
-    authenticate(request.headers, context.keys);
+  function operate(request: CoreRequest, route: RouteMatch): CoreResponse {
     switch (route.operation) {
       case 'speech':
         return createSpeech(context, request);
@@ -87,26 +142,101 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
   }
 
+  function facts(request: CoreRequest, route: RouteMatch): RequestFacts {
+    if (route.operation === 'model') {
+      let model: string | undefined;
+      try {
+        model = `${decodeURIComponent(route.author)}/${decodeURIComponent(route.slug)}`;
+      } catch {
+        model = undefined;
+      }
+      return { operation: 'model', model };
+    }
+    return {
+      operation: route.operation,
+      speechBody: () => {
+        const body = jsonBodyOrUndefined(request);
+        return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+      },
+    };
+  }
+
+  function answer(request: CoreRequest, route: RouteMatch, session: string): { response: CoreResponse; applied?: AppliedRule } {
+    const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
+    const applied = scenario ? scenarios.apply(scenario, session, facts(request, route)) : undefined;
+    if (!applied) return { response: operate(request, route) };
+    let response = ruleResponse(applied, context.now(), session);
+    if (!response) {
+      response = operate(request, route);
+      if (response.status === 200) response.body = withAudioEffects(applied.rule, response.body);
+    }
+    response.delayMs = delayOf(applied.rule, applied.draw);
+    response.headers[APPLIED_HEADER] = `${applied.scenario}/${applied.ruleName}`;
+    return { response, applied };
+  }
+
+  function handle(request: CoreRequest): CoreResponse {
+    const started = performance.now();
+    const time = context.now();
+    const sessionHeader = header(request.headers, SESSION_HEADER);
+    let session = sessionOf(sessionHeader, 'anonymous');
+    let route: RouteMatch | undefined;
+    let response: CoreResponse;
+    let applied: AppliedRule | undefined;
+    try {
+      route = matchRoute(request.path);
+      if (!route) throw new GatewayError(404, { message: `No route for ${request.method} ${request.path}` });
+      const method = request.method === 'HEAD' && route.method === 'GET' ? 'GET' : request.method;
+      if (method !== route.method) {
+        throw new GatewayError(405, {
+          message: `Method ${request.method} is not allowed on ${request.path}; use ${route.method}`,
+          headers: { Allow: route.method },
+        });
+      }
+      session = sessionOf(sessionHeader, authenticate(request.headers, context.keys));
+      ({ response, applied } = answer(request, route, session));
+    } catch (error) {
+      response =
+        error instanceof GatewayError
+          ? error.toResponse()
+          : errorResponse(500, { metadata: { error_type: 'server', reason: (error as Error)?.message ?? String(error) } });
+    }
+    const body = request.body && request.body.byteLength <= JOURNAL_BODY_LIMIT ? (jsonBodyOrUndefined(request) ?? null) : request.body ? `<${request.body.byteLength} bytes, not kept>` : null;
+    const entry = journal.record({
+      time,
+      time_iso: isoWithOffset(time),
+      session,
+      method: request.method,
+      path: request.path,
+      query: queryRecord(request.query),
+      headers: redactHeaders(request.headers),
+      body,
+      operation: route?.operation ?? null,
+      scenario: applied?.scenario ?? null,
+      rule: applied?.ruleName ?? null,
+      status: response.status,
+      generation_id: response.headers['X-Generation-Id'] ?? null,
+      duration_ms: null,
+    });
+    const streamed = response.body !== null && typeof response.body === 'object' && !(response.body instanceof Uint8Array);
+    if (!streamed && !response.delayMs) entry.duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    else response.onDone = () => (entry.duration_ms = Math.round((performance.now() - started) * 1000) / 1000);
+    return response;
+  }
+
   return {
     context,
-    handle(request) {
-      try {
-        const route = matchRoute(request.path);
-        if (!route) {
-          throw new GatewayError(404, { message: `No route for ${request.method} ${request.path}` });
-        }
-        const method = request.method === 'HEAD' && route.method === 'GET' ? 'GET' : request.method;
-        if (method !== route.method) {
-          throw new GatewayError(405, {
-            message: `Method ${request.method} is not allowed on ${request.path}; use ${route.method}`,
-            headers: { Allow: route.method },
-          });
-        }
-        return dispatch(request, route);
-      } catch (error) {
-        if (error instanceof GatewayError) return error.toResponse();
-        return errorResponse(500, { metadata: { error_type: 'server', reason: (error as Error)?.message ?? String(error) } });
-      }
+    scenarios,
+    journal,
+    handle,
+    useScenario(nameOrDefinition) {
+      const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, 'useScenario()');
+      scenarios.useScenario(scenario);
+      return scenario;
+    },
+    reset() {
+      scenarios.reset();
+      journal.clear();
     },
   };
 }

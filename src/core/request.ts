@@ -21,6 +21,43 @@ export function queryParams(query: string): URLSearchParams {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const parsed = new WeakMap<CoreRequest, { value: unknown } | { error: GatewayError }>();
+
+function parseBody(request: CoreRequest): { value: unknown } | { error: GatewayError } {
+  const body = request.body;
+  if (body && body.byteLength > MAX_BODY_BYTES) {
+    return { error: new GatewayError(413, { message: `Request body is over the limit of ${MAX_BODY_BYTES} bytes` }) };
+  }
+  if (!body || body.byteLength === 0) {
+    return { error: new GatewayError(400, { message: 'Request body is required: a JSON object' }) };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return { error: new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' }) };
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: new GatewayError(400, { message: `Invalid JSON body: ${(error as Error).message}` }) };
+  }
+}
+
+function parseOnce(request: CoreRequest): { value: unknown } | { error: GatewayError } {
+  let result = parsed.get(request);
+  if (!result) {
+    result = parseBody(request);
+    parsed.set(request, result);
+  }
+  return result;
+}
+
+/** The JSON body, or `undefined` when there is none or it is not JSON (parsed once per request). */
+export function jsonBodyOrUndefined(request: CoreRequest): unknown {
+  const result = parseOnce(request);
+  return 'value' in result ? result.value : undefined;
+}
 
 /**
  * Parses the request body as JSON.
@@ -30,22 +67,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  *   or not JSON (the message says which and where, as `Invalid JSON body: ...`).
  */
 export function readJsonBody(request: CoreRequest): unknown {
-  const body = request.body;
-  if (body && body.byteLength > MAX_BODY_BYTES) {
-    throw new GatewayError(413, { message: `Request body is over the limit of ${MAX_BODY_BYTES} bytes` });
-  }
-  if (!body || body.byteLength === 0) {
-    throw new GatewayError(400, { message: 'Request body is required: a JSON object' });
-  }
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
-    throw new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new GatewayError(400, { message: `Invalid JSON body: ${(error as Error).message}` });
-  }
+  const result = parseOnce(request);
+  if ('error' in result) throw result.error;
+  return result.value;
 }

@@ -41,4 +41,21 @@ export interface CoreResponse {
   headers: Record<string, string>;
   /** The body; `null` for none. */
   body: CoreBody | null;
+  /** Wait this long before sending anything, ms (a scenario's `delay`). Adapters use msw's `delay` / a timer. */
+  delayMs?: number | undefined;
+  /**
+   * Drop the connection instead of answering (a scenario's `reset`): the standalone server destroys the
+   * socket; in-process the handler answers `HttpResponse.error()`, so `fetch` rejects with a network error.
+   */
+  reset?: boolean | undefined;
+  /** Called by the adapter once the response is fully sent, cut off, or abandoned by the client. */
+  onDone?: (() => void) | undefined;
+}
+
+/**
+ * Thrown by a streamed body to cut the connection mid-stream (a scenario's `audio.truncate`): the standalone
+ * server destroys the socket after the bytes sent so far; in-process the body stream errors.
+ */
+export class StreamCut extends Error {
+  override name = 'StreamCut';
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HttpResponse } from 'msw';
+import { HttpResponse, delay } from 'msw';
 import { ChunkedBody } from '../core/body.js';
 import type { CoreBody, CoreRequest, CoreResponse } from '../core/types.js';
 
@@ -25,21 +25,30 @@ export async function toCoreRequest(request: Request): Promise<CoreRequest> {
   };
 }
 
-function toStream(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void): ReadableStream<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { value, done } = await iterator.next();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      try {
+        const { value, done } = await iterator.next();
+        if (done) {
+          controller.close();
+          onDone();
+        } else controller.enqueue(value);
+      } catch (error) {
+        // A cut stream (scenario `audio.truncate`): the client sees the body fail mid-way.
+        controller.error(error);
+        onDone();
+      }
     },
     async cancel() {
+      onDone();
       await iterator.return?.();
     },
   });
 }
 
-function toBodyInit(body: CoreBody | null): BodyInit | null {
+function toBodyInit(body: CoreBody | null, onDone: () => void): BodyInit | null {
   if (body === null || typeof body === 'string') return body;
   if (body instanceof Uint8Array) return body as Uint8Array<ArrayBuffer>;
   if (body instanceof ChunkedBody) {
@@ -47,15 +56,31 @@ function toBodyInit(body: CoreBody | null): BodyInit | null {
     return new ReadableStream<Uint8Array>({
       pull(controller) {
         const next = chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        if (next.done) {
+          controller.close();
+          onDone();
+        } else controller.enqueue(next.value);
       },
+      cancel: onDone,
     });
   }
-  return toStream(body);
+  return toStream(body, onDone);
 }
 
-/** Turns a {@link CoreResponse} into msw's `HttpResponse`; streamed bodies become a `ReadableStream`. */
-export function toHttpResponse(result: CoreResponse): HttpResponse<BodyInit> {
-  return new HttpResponse(toBodyInit(result.body), { status: result.status, headers: result.headers });
+const noop = () => {};
+
+/**
+ * Turns a {@link CoreResponse} into msw's `HttpResponse`: waits `delayMs` with msw's `delay` (so it follows
+ * fake timers), answers `HttpResponse.error()` for a reset, and streams async bodies as a `ReadableStream`.
+ */
+export async function toHttpResponse(result: CoreResponse): Promise<Response> {
+  if (result.delayMs) await delay(result.delayMs);
+  const onDone = result.onDone ?? noop;
+  if (result.reset) {
+    onDone();
+    return HttpResponse.error();
+  }
+  const body = toBodyInit(result.body, onDone);
+  if (!(body instanceof ReadableStream)) onDone();
+  return new HttpResponse(body, { status: result.status, headers: result.headers });
 }

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { ADMIN_PREFIX, handleAdmin } from '../core/admin.js';
 import type { Gateway } from '../core/gateway.js';
 import { errorEnvelope, errorResponse } from '../core/errors.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
@@ -22,8 +23,8 @@ export interface AppOptions {
 }
 
 /**
- * Builds the fastify app (not listening). Routes: `GET /__mock/health` and, for any method, every other path
- * through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever their content type, so the
+ * Builds the fastify app (not listening). Routes: the admin API under `/__mock/` ({@link handleAdmin}) and, for
+ * any method, every other path through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever their content type, so the
  * core validates them the same way in both modes.
  */
 export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
@@ -62,22 +63,19 @@ export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
     });
   }
 
-  app.get('/__mock/health', (_request, reply) => {
-    void reply.send({ status: 'ok' });
-  });
-
-  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+  const toCore = (request: FastifyRequest): CoreRequest => {
     const url = request.url;
     const q = url.indexOf('?');
-    const core: CoreRequest = {
+    return {
       method: request.method,
       path: q === -1 ? url : url.slice(0, q),
       query: q === -1 ? '' : url.slice(q + 1),
       headers: request.headers,
       body: request.body as Buffer | undefined,
     };
-    sendResult(reply, gateway.handle(core));
   };
+  const handler = (request: FastifyRequest, reply: FastifyReply) => sendResult(reply, gateway.handle(toCore(request)));
+  app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request))));
   app.all('/*', handler);
   app.all('/', handler);
   app.setNotFoundHandler(handler);

@@ -113,6 +113,6 @@ export function createSpeech(ctx: GatewayContext, request: CoreRequest): CoreRes
   return {
     status: 200,
     headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
-    body: new ChunkedBody(audio.bytes),
+    body: new ChunkedBody(audio.bytes, undefined, audio.durationMs),
   };
 }

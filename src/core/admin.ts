@@ -1,0 +1,113 @@
+/**
+ * The admin API of the standalone server, under `/__mock/` (DESIGN.md, "Admin API"). Framework-free like the
+ * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled.
+ *
+ * | method and path | answer |
+ * |---|---|
+ * | `GET /__mock/health` | `{"status":"ok"}` |
+ * | `GET /__mock/requests?operation=&status=&session=` | `{"requests":[JournalEntry...]}` |
+ * | `DELETE /__mock/requests` | 204, journal cleared |
+ * | `POST /__mock/reset` | 204, counters and journal cleared, initial default scenario back |
+ * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` |
+ * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
+ *
+ * @module
+ */
+import { GatewayError, errorResponse } from './errors.js';
+import type { Gateway } from './gateway.js';
+import type { JournalFilter } from './journal.js';
+import { queryParams, readJsonBody } from './request.js';
+import { OPERATIONS } from './scenarios/schema.js';
+import { ScenarioError } from './scenarios/load.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+
+/** Path prefix of the admin API. */
+export const ADMIN_PREFIX = '/__mock/';
+
+function json(status: number, value: unknown): CoreResponse {
+  return { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) };
+}
+
+const noContent: CoreResponse = { status: 204, headers: {}, body: null };
+
+function journalFilter(query: string): JournalFilter {
+  const params = queryParams(query);
+  const filter: JournalFilter = {};
+  const operation = params.get('operation');
+  if (operation !== null) {
+    if (operation === 'none') filter.operation = null;
+    else if ((OPERATIONS as readonly string[]).includes(operation) && operation !== 'any') filter.operation = operation as JournalFilter['operation'];
+    else throw new GatewayError(400, { message: `operation: expected speech, model, generation or none, got "${operation}"` });
+  }
+  const status = params.get('status');
+  if (status !== null) {
+    if (!/^\d{1,3}$/.test(status)) throw new GatewayError(400, { message: `status: expected an HTTP status code, got "${status}"` });
+    filter.status = Number(status);
+  }
+  const session = params.get('session');
+  if (session !== null) filter.session = session;
+  return filter;
+}
+
+function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
+  const body = readJsonBody(request);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new GatewayError(400, { message: 'body: expected {"name": "<scenario>"}, {"scenario": {...}} or {"name": null}' });
+  }
+  const { name, scenario } = body as { name?: unknown; scenario?: unknown };
+  let chosen;
+  try {
+    if (scenario !== undefined) chosen = gateway.useScenario(scenario as never);
+    else if (name === null) chosen = gateway.useScenario(null);
+    else if (typeof name === 'string') chosen = gateway.useScenario(name);
+    else throw new GatewayError(400, { message: 'name: expected a scenario name or null (or give "scenario": a definition)' });
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new GatewayError(400, { message: error.message });
+    throw error;
+  }
+  return json(200, { default: chosen?.name ?? null });
+}
+
+/**
+ * Answers one admin request.
+ *
+ * @returns the response; a 404 envelope for an unknown admin path, 405 for a wrong method, 400 for bad input
+ *   (an unknown scenario name lists the loaded ones; an invalid definition names the path inside it).
+ */
+export function handleAdmin(gateway: Gateway, request: CoreRequest): CoreResponse {
+  const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
+  const routes: Record<string, Partial<Record<string, () => CoreResponse>>> = {
+    health: { GET: () => json(200, { status: 'ok' }) },
+    requests: {
+      GET: () => json(200, { requests: gateway.journal.list(journalFilter(request.query)) }),
+      DELETE: () => (gateway.journal.clear(), noContent),
+    },
+    reset: { POST: () => (gateway.reset(), noContent) },
+    scenarios: {
+      GET: () =>
+        json(200, {
+          default: gateway.scenarios.defaultScenario?.name ?? null,
+          scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
+            name: scenario.name,
+            description: scenario.description ?? null,
+            rules: scenario.rules.length,
+            source,
+          })),
+        }),
+    },
+    scenario: { PUT: () => setScenario(gateway, request) },
+  };
+  try {
+    const methods = routes[path];
+    if (!methods) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; see GET ${ADMIN_PREFIX}health, requests, scenarios` });
+    const run = methods[request.method];
+    if (!run) {
+      const allow = Object.keys(methods).join(', ');
+      throw new GatewayError(405, { message: `Method ${request.method} is not allowed on ${request.path}; use ${allow}`, headers: { Allow: allow } });
+    }
+    return run();
+  } catch (error) {
+    if (error instanceof GatewayError) return error.toResponse();
+    return errorResponse(500, { metadata: { reason: (error as Error)?.message ?? String(error) } });
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Choosing and applying scenarios: which scenario a request runs under, which rule applies, with per-session
+ * counters (`times`) and seeded draws (`probability`).
+ *
+ * @module
+ */
+import { GatewayError } from '../errors.js';
+import { hash32 } from '../ids.js';
+import type { Operation } from '../routes.js';
+import { parseScenario, type LoadedScenario } from './load.js';
+import type { Rule, Scenario } from './schema.js';
+
+/** Header that picks a loaded scenario for one request (DESIGN.md, "Per-request control headers"). */
+export const SCENARIO_HEADER = 'x-mock-scenario';
+/** Header that answers one request with an error status and its envelope. */
+export const STATUS_HEADER = 'x-mock-status';
+/** Header that scopes counters and state; defaults to the API key. */
+export const SESSION_HEADER = 'x-mock-session';
+/** Response header naming what was applied: `<scenario>/<rule>`. */
+export const APPLIED_HEADER = 'X-Mock-Applied';
+
+/** The facts of a request that rules match on. `speechBody` is read only when a rule needs it. */
+export interface RequestFacts {
+  operation: Operation;
+  /** For model lookups: the decoded model id. */
+  model?: string | undefined;
+  /** For speech: the parsed JSON body (or `undefined` when it is not an object). */
+  speechBody?: () => Record<string, unknown> | undefined;
+}
+
+/** A rule chosen for a request. */
+export interface AppliedRule {
+  scenario: string;
+  /** The rule's name, or `rule-<n>` (1-based). */
+  ruleName: string;
+  rule: Rule;
+  /** Per-application seed for jitter (delay ranges). */
+  draw: number;
+}
+
+/** Largest number of (session, rule) counters kept; the oldest are dropped past it. */
+const MAX_COUNTERS = 100_000;
+
+function ruleName(rule: Rule, index: number): string {
+  return rule.name ?? `rule-${index + 1}`;
+}
+
+function stringHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function matches(rule: Rule, facts: RequestFacts): boolean {
+  const match = rule.match;
+  if (!match) return true;
+  if (match.operation !== 'any' && match.operation !== facts.operation) return false;
+  if (match.model === undefined && match.voice === undefined && match.format === undefined) return true;
+  if (match.voice !== undefined || match.format !== undefined) {
+    if (facts.operation !== 'speech') return false;
+    const body = facts.speechBody?.();
+    if (match.voice !== undefined && body?.voice !== match.voice) return false;
+    if (match.format !== undefined && (body?.response_format ?? 'pcm') !== match.format) return false;
+  }
+  if (match.model !== undefined) {
+    const model = facts.operation === 'speech' ? facts.speechBody?.()?.model : facts.model;
+    if (typeof model !== 'string') return false;
+    const wanted = match.model;
+    if (wanted.endsWith('*') ? !model.startsWith(wanted.slice(0, -1)) : model !== wanted) return false;
+  }
+  return true;
+}
+
+/** A one-rule scenario answering with `status` (the `X-Mock-Status` header). */
+function statusScenario(status: number): Scenario {
+  return { name: 'x-mock-status', rules: [{ name: String(status), error: { status } }] };
+}
+
+/**
+ * The scenario state of one gateway: the registry, the default scenario, and the per-session counters.
+ */
+export class ScenarioEngine {
+  readonly #registry: Map<string, LoadedScenario>;
+  readonly #seed: number;
+  #initial: Scenario | null = null;
+  #default: Scenario | null = null;
+  readonly #counters = new Map<string, number>();
+
+  /**
+   * @param registry the loaded scenarios by name.
+   * @param seed seeds `probability` draws and delay jitter.
+   */
+  constructor(registry: Map<string, LoadedScenario>, seed: number) {
+    this.#registry = registry;
+    this.#seed = seed;
+  }
+
+  /** Sets the default scenario at start (`--scenario`, option `scenario`); {@link reset} returns to it. */
+  setInitial(scenario: Scenario | null): void {
+    this.#initial = scenario;
+    this.#default = scenario;
+  }
+
+  /** The loaded scenarios. */
+  get scenarios(): readonly LoadedScenario[] {
+    return [...this.#registry.values()];
+  }
+
+  /** The scenario applied to requests without a scenario header, or `null`. */
+  get defaultScenario(): Scenario | null {
+    return this.#default;
+  }
+
+  /**
+   * Resolves a name among the loaded scenarios, or validates a definition.
+   *
+   * @throws {GatewayError} 400 listing the loaded names, for an unknown name.
+   * @throws {ScenarioError} for an invalid definition.
+   */
+  resolve(nameOrDefinition: string | unknown, where = 'scenario'): Scenario {
+    if (typeof nameOrDefinition === 'string') {
+      const loaded = this.#registry.get(nameOrDefinition);
+      if (!loaded) throw this.#unknown(where, nameOrDefinition);
+      return loaded.scenario;
+    }
+    return parseScenario(nameOrDefinition, where);
+  }
+
+  /** Sets (or with `null` clears) the default scenario and restarts its counters. */
+  useScenario(scenario: Scenario | null): void {
+    this.#default = scenario;
+    this.#counters.clear();
+  }
+
+  /** Clears every counter and returns to the initial default scenario. */
+  reset(): void {
+    this.#default = this.#initial;
+    this.#counters.clear();
+  }
+
+  #unknown(where: string, name: string): GatewayError {
+    const names = [...this.#registry.keys()].sort().join(', ');
+    return new GatewayError(400, { message: `${where}: unknown scenario "${name}"; loaded scenarios: ${names}` });
+  }
+
+  /**
+   * The scenario a request runs under: `X-Mock-Status`, else `X-Mock-Scenario`, else the default.
+   *
+   * @throws {GatewayError} 400 for an unknown scenario name (listing the loaded ones) or a status that is not
+   *   an integer from 400 to 599. A header only selects among loaded scenarios; it never reads a path.
+   */
+  select(status: string | undefined, name: string | undefined): Scenario | null {
+    if (status !== undefined) {
+      const code = Number(status.trim());
+      if (!/^\d{3}$/.test(status.trim()) || code < 400 || code > 599) {
+        throw new GatewayError(400, { message: `X-Mock-Status: expected an HTTP error status from 400 to 599, got "${status}"` });
+      }
+      return statusScenario(code);
+    }
+    if (name !== undefined) return this.resolve(name.trim(), 'X-Mock-Scenario');
+    return this.#default;
+  }
+
+  /**
+   * Finds the first rule of `scenario` that applies to this request of `session`, counting it.
+   *
+   * @returns the applied rule, or `undefined` for normal behaviour.
+   */
+  apply(scenario: Scenario, session: string, facts: RequestFacts): AppliedRule | undefined {
+    for (let index = 0; index < scenario.rules.length; index++) {
+      const rule = scenario.rules[index]!;
+      if (!matches(rule, facts)) continue;
+      const key = `${session}\u0000${scenario.name}\u0000${index}`;
+      const seen = this.#counters.get(key) ?? 0;
+      if (this.#counters.size >= MAX_COUNTERS && seen === 0) this.#counters.delete(this.#counters.keys().next().value as string);
+      this.#counters.set(key, seen + 1);
+      if (rule.times !== undefined && seen >= rule.times) continue;
+      const draw = hash32(this.#seed ^ stringHash(key), seen) / 0x1_0000_0000;
+      if (rule.probability !== undefined && draw >= rule.probability) continue;
+      return { scenario: scenario.name, ruleName: ruleName(rule, index), rule, draw: hash32(this.#seed, stringHash(key) + seen) };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The scenario file format: an ordered list of rules, each a match and an effect. Validated with zod at load;
+ * `scenarios/schema.json` (for editors) is generated from this same schema by `npm run scenarios:schema`.
+ *
+ * @example
+ * # scenarios/rate-limited-then-ok.yaml
+ * name: rate-limited-then-ok
+ * description: 429 twice with Retry-After 1, then normal answers.
+ * rules:
+ *   - name: rate-limit
+ *     times: 2
+ *     error: { status: 429, headers: { Retry-After: "1" } }
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+/** The operations a rule can match; `any` matches all three and unknown paths. */
+export const OPERATIONS = ['speech', 'model', 'generation', 'any'] as const;
+
+/** What a rule matches on. Every given field must match; omitted fields match anything. */
+export const MatchSchema = z
+  .strictObject({
+    operation: z.enum(OPERATIONS).default('any').describe('Operation to match: speech, model, generation or any (default).'),
+    model: z.string().min(1).optional().describe('Model id to match exactly (speech body `model`, or the looked-up model). A trailing `*` matches a prefix.'),
+    voice: z.string().min(1).optional().describe('Speech `voice` to match exactly.'),
+    format: z.enum(['mp3', 'pcm']).optional().describe('Speech `response_format` to match (omitted in the request counts as pcm).'),
+  })
+  .describe('Which requests the rule applies to.');
+
+/** An error answer: the gateway's envelope for `status`, each part overridable. */
+export const ErrorEffectSchema = z
+  .strictObject({
+    status: z.int().min(400).max(599).describe('HTTP status and error.code, 400 to 599.'),
+    message: z.string().optional().describe("error.message; default: the real gateway's message for the status."),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional().describe('Merged into error.metadata (which always has error_type); null sends no metadata.'),
+    user_id: z.string().optional().describe('Top-level user_id (the real gateway sends one on 402).'),
+    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers, e.g. Retry-After (seconds).'),
+  })
+  .describe("Answer with the gateway's error envelope.");
+
+/** A raw answer with its own content type (for example the edge network's HTML 524 page). */
+export const RawEffectSchema = z
+  .strictObject({
+    status: z.int().min(100).max(599).describe('HTTP status.'),
+    content_type: z.string().min(1).describe('Content-Type of the body, e.g. text/html; charset=UTF-8.'),
+    body: z.string().describe('The body text, sent as is.'),
+    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers.'),
+  })
+  .describe('Answer with a raw body instead of the envelope.');
+
+/** A delay before the response starts: fixed, or a seeded random value in a range. */
+export const DelaySchema = z
+  .union([
+    z.strictObject({ ms: z.int().min(0).max(600_000).describe('Fixed delay, ms.') }),
+    z
+      .strictObject({
+        min_ms: z.int().min(0).max(600_000).describe('Shortest delay, ms.'),
+        max_ms: z.int().min(0).max(600_000).describe('Longest delay, ms.'),
+      })
+      .refine((d) => d.max_ms >= d.min_ms, { message: 'max_ms must be at least min_ms', path: ['max_ms'] }),
+  ])
+  .describe('Wait before the response starts (ms); a range draws a seeded value per request.');
+
+/** Pacing of a streamed audio body. */
+export const DribbleSchema = z
+  .union([
+    z.strictObject({
+      chunks: z.int().min(1).max(100_000).describe('Number of chunks to split the audio into.'),
+      over_ms: z.int().min(0).max(600_000).describe('Time to spread the chunks over, ms.'),
+    }),
+    z.strictObject({
+      realtime: z.number().positive().max(1000).describe('Send audio at real time × this factor (1 = as fast as it plays; 0.5 = twice as slow).'),
+    }),
+  ])
+  .describe('Send the audio slowly: N chunks over T ms, or paced at real time × k.');
+
+/** Effects on a successful audio response (speech only). */
+export const AudioEffectSchema = z
+  .strictObject({
+    truncate: z.number().gt(0).lt(1).optional().describe('End the stream after this fraction of the bytes, then cut the connection (0 < f < 1).'),
+    dribble: DribbleSchema.optional(),
+  })
+  .describe('Effects on the audio stream of a successful speech response.');
+
+/** One rule. A rule with no effect lets the matching requests through unchanged (and still counts them). */
+export const RuleSchema = z
+  .strictObject({
+    name: z.string().regex(/^[\w.-]+$/, 'expected letters, digits, _ . or -').optional().describe('Name shown in X-Mock-Applied (default: rule-<n>, 1-based).'),
+    match: MatchSchema.optional(),
+    times: z.int().min(1).optional().describe('Apply only to the first N matching requests of a session; later ones fall through.'),
+    probability: z.number().min(0).max(1).optional().describe('Apply with this seeded probability (0 to 1).'),
+    delay: DelaySchema.optional(),
+    error: ErrorEffectSchema.optional(),
+    raw: RawEffectSchema.optional(),
+    reset: z.literal(true).optional().describe('Drop the connection without an answer (socket destroyed; in-process, a network error).'),
+    audio: AudioEffectSchema.optional(),
+  })
+  .refine((r) => [r.error, r.raw, r.reset].filter((x) => x !== undefined).length <= 1, {
+    message: 'a rule takes at most one of error, raw and reset',
+  })
+  .refine((r) => !r.audio || (r.error === undefined && r.raw === undefined && r.reset === undefined), {
+    message: 'audio effects apply to a successful answer; they cannot be combined with error, raw or reset',
+  })
+  .describe('One rule: when a request matches, apply the effects.');
+
+/** A scenario: a name and ordered rules; the first rule that applies wins. */
+export const ScenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path or URL of scenarios/schema.json, for editors.'),
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected lower-case letters, digits, . _ or -').describe('The name used by X-Mock-Scenario and --scenario.'),
+    description: z.string().optional().describe('What the scenario simulates.'),
+    rules: z.array(RuleSchema).min(1).describe('Rules in order; the first that applies to a request wins; unmatched requests get normal behaviour.'),
+  })
+  .describe('A mockrouter scenario.');
+
+/** A scenario as written in a file. */
+export type ScenarioDefinition = z.input<typeof ScenarioSchema>;
+/** A validated scenario (defaults filled in). */
+export type Scenario = z.output<typeof ScenarioSchema>;
+/** A validated rule. */
+export type Rule = Scenario['rules'][number];
+/** An operation name a rule can match. */
+export type MatchOperation = (typeof OPERATIONS)[number];
