@@ -28,13 +28,28 @@ const program = new Command()
   .addOption(new Option('-f, --fixtures <dir>', 'folder with models.json and generations.json to use instead of the built-in catalog'))
   .addOption(new Option('--scenario <name|file>', 'default scenario for every request: a built-in or --scenarios name, or a JSON/YAML file'))
   .addOption(new Option('--scenarios <dir>', 'folder of extra scenario files (JSON or YAML); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]))
+  .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[{"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60}}]}; other keys get 401'))
+  .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
+  .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser((value: string) => (value === 'realistic' ? value : integer(0, 3_600_000)(value))))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
   .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
 
 program.parse();
-const flags = program.opts<{ port: number; host: string; seed: number; fixtures?: string; scenario?: string; scenarios?: string[]; journalSize: number; quiet?: boolean }>();
+const flags = program.opts<{
+  port: number;
+  host: string;
+  seed: number;
+  fixtures?: string;
+  scenario?: string;
+  scenarios?: string[];
+  keys?: string;
+  clock?: string;
+  generationDelay: number | 'realistic';
+  journalSize: number;
+  quiet?: boolean;
+}>();
 
 function fail(message: string): never {
   process.stderr.write(`mockrouter: ${message}\n`);
@@ -50,6 +65,9 @@ try {
     scenario: flags.scenario,
     scenarios: flags.scenarios,
     journalSize: flags.journalSize,
+    keys: flags.keys,
+    clock: flags.clock,
+    generationDelayMs: flags.generationDelay,
     logger: flags.quiet ? undefined : createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
@@ -67,7 +85,7 @@ try {
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) fail(e.message);
-  if (e instanceof GatewayError) fail(`--scenario ${e.message.replace(/^scenario: /, '')}`);
+  if (e instanceof GatewayError) fail(e.message.replace(/^scenario: /, '--scenario: ').replace(/^clock: /, '--clock: '));
   if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') fail(`cannot bind host ${flags.host} (${e.code})`);
   if (e.code === 'EACCES') fail(`no permission to listen on port ${flags.port} of ${flags.host}`);

@@ -10,9 +10,12 @@
  * | `POST /__mock/reset` | 204, counters and journal cleared, initial default scenario back |
  * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` |
  * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
+ * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
+ * | `POST /__mock/clock` | body `{"advance_ms":N}` or `{"now":"<ISO time>"}`; 200 with the clock as for GET |
  *
  * @module
  */
+import { isoWithOffset, parseIsoTime } from './clock.js';
 import { GatewayError, errorResponse } from './errors.js';
 import type { Gateway } from './gateway.js';
 import type { JournalFilter } from './journal.js';
@@ -68,6 +71,29 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
   return json(200, { default: chosen?.name ?? null });
 }
 
+function clockState(gateway: Gateway): CoreResponse {
+  const now = gateway.context.clock.now();
+  return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.context.clock.frozen });
+}
+
+function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
+  const body = readJsonBody(request) as { advance_ms?: unknown; now?: unknown } | null;
+  const clock = gateway.context.clock;
+  if (body !== null && typeof body === 'object' && typeof body.advance_ms === 'number' && body.now === undefined) {
+    if (!Number.isFinite(body.advance_ms) || body.advance_ms < 0) {
+      throw new GatewayError(400, { message: `advance_ms: expected a number of ms ≥ 0, got ${body.advance_ms}` });
+    }
+    clock.advance(body.advance_ms);
+  } else if (body !== null && typeof body === 'object' && typeof body.now === 'string' && body.advance_ms === undefined) {
+    const ms = parseIsoTime(body.now);
+    if (ms === undefined) throw new GatewayError(400, { message: `now: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${body.now}"` });
+    clock.set(ms);
+  } else {
+    throw new GatewayError(400, { message: 'body: expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' });
+  }
+  return clockState(gateway);
+}
+
 /**
  * Answers one admin request.
  *
@@ -96,6 +122,7 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest): CoreRespons
         }),
     },
     scenario: { PUT: () => setScenario(gateway, request) },
+    clock: { GET: () => clockState(gateway), POST: () => moveClock(gateway, request) },
   };
   try {
     const methods = routes[path];

@@ -2,15 +2,16 @@
  * The simulated gateway: one request in, one response out, with no HTTP framework in between.
  *
  * Pipeline of {@link Gateway.handle}: route (404/405) → bearer auth (401) → session → scenario selection
- * (`X-Mock-Status`, `X-Mock-Scenario`, the default) → the first applicable rule, or the operation itself →
+ * (`X-Mock-Status`, `X-Mock-Scenario`, the default) → the first applicable rule, or the key's rate limit (429)
+ * and the operation itself (which may also answer 429 for `:free` models and 402 for credits) →
  * `X-Mock-Applied` → journal.
  *
  * @module
  */
 import { createAudioRenderer } from './audio/index.js';
-import { authenticate } from './auth.js';
+import { Accounts, loadKeys, type Account, type KeysOption } from './accounts.js';
 import { createCatalog } from './catalog/index.js';
-import { isoWithOffset, systemNow, type Now } from './clock.js';
+import { Clock, isoWithOffset, parseIsoTime, systemNow, type Now } from './clock.js';
 import type { GatewayContext } from './context.js';
 import { GatewayError, errorResponse } from './errors.js';
 import { loadFixtures, type Fixtures } from './fixtures/index.js';
@@ -43,12 +44,24 @@ export interface GatewayOptions {
    */
   fixtures?: string | Fixtures;
   /**
-   * The valid API keys. Default: any non-empty bearer key is valid. When given, any other key gets
-   * 401 `User not found.` (facts file, "Messages seen").
+   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit? }` (credits in USD,
+   * `rate_limit: { requests, interval_s }`), a `{ keys: [...] }` object, or the path of a JSON/YAML keys file.
+   * Default: any non-empty bearer key is valid, with unlimited credit. When given, any other key gets
+   * 401 `User not found.`, a speech call the balance cannot pay gets 402 (facts file, "Messages seen").
    */
-  keys?: readonly string[];
-  /** The clock, epoch ms. Default `Date.now`. */
+  keys?: KeysOption;
+  /**
+   * The base clock, epoch ms. Default `Date.now` (which vitest's fake timers control). Record timestamps,
+   * generation readiness, rate-limit windows and `Retry-After` all read it.
+   */
   now?: Now;
+  /** Freeze the clock at this time (ISO 8601 string or epoch ms); it then moves only by `clock.advance`/`set`. */
+  clock?: string | number;
+  /**
+   * Delay before a speech call's generation record is readable, ms, or `'realistic'` (500–2000 ms, seeded per
+   * record). Lookups before it answer 404 `Generation not found`, as the real gateway does. Default 0.
+   */
+  generationDelayMs?: number | 'realistic';
   /** How many speech-call generation records to keep (oldest evicted first). Default 10,000. */
   maxGenerations?: number;
   /** Bound of the audio cache, in bytes. Default 64 MiB. */
@@ -84,7 +97,10 @@ export interface Gateway {
    *   invalid definition.
    */
   useScenario(nameOrDefinition: string | ScenarioDefinition | null): Scenario | null;
-  /** Clears scenario counters and the journal, and returns to the initial default scenario. */
+  /**
+   * Clears scenario counters, the journal, rate-limit windows and spent credits, and returns to the initial
+   * default scenario. Generation records and the clock are kept.
+   */
   reset(): void;
 }
 
@@ -103,20 +119,35 @@ const JOURNAL_BODY_LIMIT = 64 * 1024;
  * Creates a gateway simulator.
  *
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}
- *   for an invalid scenario file or folder; {@link GatewayError} (400) for an unknown default scenario name.
+ *   for an invalid scenario file or folder; {@link KeysError} for an invalid keys file or list;
+ *   {@link GatewayError} (400) for an unknown default scenario name, a bad `clock` or `generationDelayMs`.
  *   Every message names the file, the path inside it, and what was expected.
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const seed = options.seed ?? 0;
   const fixtures = typeof options.fixtures === 'object' ? options.fixtures : loadFixtures(options.fixtures);
+  let frozenAt: number | undefined;
+  if (options.clock !== undefined) {
+    frozenAt = typeof options.clock === 'number' ? options.clock : parseIsoTime(options.clock);
+    if (frozenAt === undefined || !Number.isFinite(frozenAt)) {
+      throw new GatewayError(400, { message: `clock: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${options.clock}"` });
+    }
+  }
+  const delay = options.generationDelayMs ?? 0;
+  if (delay !== 'realistic' && !(Number.isFinite(delay) && delay >= 0)) {
+    throw new GatewayError(400, { message: `generationDelayMs: expected a number of ms ≥ 0 or "realistic", got ${String(delay)}` });
+  }
+  const clock = new Clock(options.now ?? systemNow, frozenAt);
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, options.maxGenerations ?? DEFAULT_MAX_GENERATIONS),
     audio: createAudioRenderer(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }),
     ids: createIdSequence(seed),
     seed,
-    now: options.now ?? systemNow,
-    keys: options.keys ? new Set(options.keys) : undefined,
+    now: () => clock.now(),
+    clock,
+    accounts: new Accounts(options.keys === undefined ? undefined : loadKeys(options.keys)),
+    generationDelay: delay,
     serial: 0,
   };
   const dirs = options.scenarios === undefined ? [] : typeof options.scenarios === 'string' ? [options.scenarios] : options.scenarios;
@@ -131,10 +162,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   }
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
 
-  function operate(request: CoreRequest, route: RouteMatch): CoreResponse {
+  function operate(request: CoreRequest, route: RouteMatch, account: Account): CoreResponse {
+    context.accounts.consumeKeyLimit(account, context.now());
     switch (route.operation) {
       case 'speech':
-        return createSpeech(context, request);
+        return createSpeech(context, request, account);
       case 'model':
         return getModel(context, route.author, route.slug);
       case 'generation':
@@ -161,13 +193,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     };
   }
 
-  function answer(request: CoreRequest, route: RouteMatch, session: string): { response: CoreResponse; applied?: AppliedRule } {
+  function answer(request: CoreRequest, route: RouteMatch, session: string, account: Account): { response: CoreResponse; applied?: AppliedRule } {
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applied = scenario ? scenarios.apply(scenario, session, facts(request, route)) : undefined;
-    if (!applied) return { response: operate(request, route) };
-    let response = ruleResponse(applied, context.now(), session);
+    if (!applied) return { response: operate(request, route, account) };
+    let response = ruleResponse(applied, context.now(), session, account.userId);
     if (!response) {
-      response = operate(request, route);
+      response = operate(request, route, account);
       if (response.status === 200) response.body = withAudioEffects(applied.rule, response.body);
     }
     response.delayMs = delayOf(applied.rule, applied.draw);
@@ -193,8 +225,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           headers: { Allow: route.method },
         });
       }
-      session = sessionOf(sessionHeader, authenticate(request.headers, context.keys));
-      ({ response, applied } = answer(request, route, session));
+      const account = context.accounts.authenticate(request.headers);
+      session = sessionOf(sessionHeader, account.key);
+      ({ response, applied } = answer(request, route, session, account));
     } catch (error) {
       response =
         error instanceof GatewayError
@@ -237,6 +270,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     reset() {
       scenarios.reset();
       journal.clear();
+      context.accounts.reset();
     },
   };
 }

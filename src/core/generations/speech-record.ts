@@ -27,6 +27,23 @@ export function roundUsd(value: number): number {
   return Math.round(value * 1e12) / 1e12;
 }
 
+/** Cost of a speech call in USD: characters × the model's `pricing.prompt` (per character), rounded to 1e-12. */
+export function speechCost(characters: number, promptPrice: string): number {
+  return roundUsd(characters * Number(promptPrice));
+}
+
+/** Bounds of the `realistic` readiness delay, ms (facts file: "a few hundred ms up to about 2 s"). */
+export const REALISTIC_READINESS_MS = { min: 500, max: 2000 } as const;
+
+/** How long after its creation the record `id` becomes readable, ms (see `GatewayContext.generationDelay`). */
+export function readinessDelay(ctx: GatewayContext, id: string): number {
+  if (ctx.generationDelay !== 'realistic') return ctx.generationDelay;
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  const { min, max } = REALISTIC_READINESS_MS;
+  return min + Math.floor(unitFloat(ctx.seed ^ h, 1) * (max - min + 1));
+}
+
 /** Speech providers stream faster than real time; the record's `generation_time` assumes this factor. */
 export const PROVIDER_REALTIME_FACTOR = 4;
 
@@ -47,7 +64,7 @@ export function buildSpeechGeneration(ctx: GatewayContext, call: SpeechCall): Ge
   const id = `gen-tts-${Math.floor(nowMs / 1000)}-${suffix}`;
   const latency = 150 + Math.floor(unitFloat(ctx.seed, serial * 2) * 300);
   const generationTime = latency + Math.round(call.audioDurationMs / PROVIDER_REALTIME_FACTOR);
-  const cost = roundUsd(call.characters * Number(call.model.record.pricing.prompt));
+  const cost = speechCost(call.characters, call.model.record.pricing.prompt);
   const { headers } = call.request;
   return {
     id,

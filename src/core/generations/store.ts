@@ -11,10 +11,13 @@ export const DEFAULT_MAX_GENERATIONS = 10_000;
 
 /** A bounded map of generation id → record. */
 export interface GenerationStore {
-  /** The record and its precomputed `{"data":...}` JSON body, or `undefined`. */
-  get(id: string): StoredGeneration | undefined;
-  /** Stores a record (evicting the oldest stored one past the bound). */
-  add(record: GenerationRecord): StoredGeneration;
+  /**
+   * The record and its precomputed `{"data":...}` JSON body, or `undefined` when unknown or, at `nowMs`, not
+   * ready yet.
+   */
+  get(id: string, nowMs?: number): StoredGeneration | undefined;
+  /** Stores a record readable from `readyAtMs` (epoch ms; default at once), evicting the oldest past the bound. */
+  add(record: GenerationRecord, readyAtMs?: number): StoredGeneration;
   /** Drops the records added by speech calls (fixture records stay). */
   clear(): void;
   /** Number of records added by speech calls currently kept. */
@@ -26,10 +29,12 @@ export interface StoredGeneration {
   record: GenerationRecord;
   /** `{"data":<record>}` as JSON text. */
   body: string;
+  /** When the record becomes readable, epoch ms (`-Infinity` for fixtures). */
+  readyAt: number;
 }
 
-function stored(record: GenerationRecord): StoredGeneration {
-  return { record, body: JSON.stringify({ data: record }) };
+function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration {
+  return { record, body: JSON.stringify({ data: record }), readyAt };
 }
 
 /**
@@ -45,9 +50,12 @@ export function createGenerationStore(
   const known = new Map(fixtures.map((record) => [record.id, stored(record)]));
   const added = new Map<string, StoredGeneration>();
   return {
-    get: (id) => added.get(id) ?? known.get(id),
-    add(record) {
-      const entry = stored(record);
+    get(id, nowMs = Infinity) {
+      const entry = added.get(id) ?? known.get(id);
+      return entry && nowMs >= entry.readyAt ? entry : undefined;
+    },
+    add(record, readyAtMs) {
+      const entry = stored(record, readyAtMs);
       added.delete(record.id);
       added.set(record.id, entry);
       if (added.size > maxRecords) added.delete(added.keys().next().value as string);

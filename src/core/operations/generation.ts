@@ -12,7 +12,8 @@ import type { CoreResponse } from '../types.js';
  * Looks up a generation record by `id` (query parameter, minimum length 1).
  *
  * @returns 200 `{"data": Generation}`.
- * @throws {GatewayError} 400 when `id` is missing or empty; 404 `Generation not found` for an unknown id.
+ * @throws {GatewayError} 400 when `id` is missing or empty; 404 `Generation not found` for an unknown id or a
+ *   record not ready yet (the real record appears a few hundred ms to ~2 s after the call; facts file).
  */
 export function getGeneration(ctx: GatewayContext, query: string): CoreResponse {
   const id = queryParams(query).get('id');
@@ -21,7 +22,7 @@ export function getGeneration(ctx: GatewayContext, query: string): CoreResponse 
       message: id === null ? 'id: required, a generation id (query parameter)' : 'id: must not be empty',
     });
   }
-  const stored = ctx.generations.get(id);
+  const stored = ctx.generations.get(id, ctx.now());
   if (!stored) throw new GatewayError(404, { message: 'Generation not found' });
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: stored.body };
 }

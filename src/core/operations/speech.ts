@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { ChunkedBody } from '../body.js';
 import type { GatewayContext } from '../context.js';
 import { GatewayError } from '../errors.js';
-import { buildSpeechGeneration } from '../generations/speech-record.js';
+import type { Account } from '../accounts.js';
+import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
 import { readJsonBody } from '../request.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import { parseOrThrow } from '../validation.js';
@@ -67,9 +68,10 @@ export type SpeechRequest = z.output<typeof SpeechRequestSchema>;
  *   record is stored for `GET /generation`.
  * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
  *   (`Model <id> does not exist`), does not output speech, lacks the voice or the format, or the input is over
- *   the model's limit; 413 for a body over 1 MiB.
+ *   the model's limit; 413 for a body over 1 MiB; 429 past the `:free` variant's 20 requests a minute; 402
+ *   when the key's balance cannot pay the call's `total_cost`.
  */
-export function createSpeech(ctx: GatewayContext, request: CoreRequest): CoreResponse {
+export function createSpeech(ctx: GatewayContext, request: CoreRequest, account: Account): CoreResponse {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
   const model = ctx.catalog.resolve(body.model);
   if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
@@ -107,9 +109,12 @@ export function createSpeech(ctx: GatewayContext, request: CoreRequest): CoreRes
     speed = body.speed;
   }
 
+  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, ctx.now());
+  ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt));
+
   const audio = ctx.audio.render({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
   const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
-  ctx.generations.add(generation);
+  ctx.generations.add(generation, Date.parse(generation.created_at) + readinessDelay(ctx, generation.id));
   return {
     status: 200,
     headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },

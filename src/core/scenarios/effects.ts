@@ -52,9 +52,9 @@ export function delayOf(rule: Rule, draw: number): number {
  *
  * - 429: `X-RateLimit-*` headers and `error.metadata.headers` are filled in (limit 20, remaining 0, reset =
  *   now + `Retry-After`), as the gateway's own 429s carry them; the rule's headers win.
- * - 402: `user_id` defaults to one derived from the session.
+ * - 402: `user_id` defaults to the key's (from the keys file, or derived from the key).
  */
-export function ruleResponse(applied: AppliedRule, nowMs: number, session: string): CoreResponse | undefined {
+export function ruleResponse(applied: AppliedRule, nowMs: number, session: string, userId?: string): CoreResponse | undefined {
   const { rule } = applied;
   if (rule.reset) return { status: 0, headers: {}, body: null, reset: true };
   if (rule.raw) {
@@ -76,7 +76,7 @@ export function ruleResponse(applied: AppliedRule, nowMs: number, session: strin
   return errorResponse(status, {
     ...(message === undefined ? {} : { message }),
     ...(metadata === undefined ? {} : { metadata }),
-    ...(user_id !== undefined ? { userId: user_id } : status === 402 ? { userId: userIdFor(session) } : {}),
+    ...(user_id !== undefined ? { userId: user_id } : status === 402 ? { userId: userId ?? userIdFor(session) } : {}),
     headers: extraHeaders,
   });
 }
