@@ -32,6 +32,8 @@ export interface JournalEntry {
   rule: string | null;
   /** Response status; `0` when the connection was reset without an answer. */
   status: number;
+  /** Response headers as the core set them (e.g. `Retry-After`, `X-RateLimit-Reset`, `X-Mock-Applied`). */
+  response_headers: Record<string, string>;
   /** `X-Generation-Id` of the response, if any. */
   generation_id: string | null;
   /** Real time from arrival to the end of the response, ms; `null` while it is still streaming. */
