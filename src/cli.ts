@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from './core/config-file.js';
 import { GatewayError } from './core/errors.js';
 import { createLogger } from './server/logger.js';
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from './server/index.js';
+import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -32,6 +32,8 @@ const program = new Command()
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser((value: string) => (value === 'realistic' ? value : integer(0, 3_600_000)(value))))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
+  .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
+  .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
   .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
@@ -48,6 +50,8 @@ const flags = program.opts<{
   clock?: string;
   generationDelay: number | 'realistic';
   journalSize: number;
+  admin: boolean;
+  adminToken?: string;
   quiet?: boolean;
 }>();
 
@@ -68,9 +72,16 @@ try {
     keys: flags.keys,
     clock: flags.clock,
     generationDelayMs: flags.generationDelay,
+    admin: flags.admin,
+    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
     logger: flags.quiet ? undefined : createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
+  if (bindsAllInterfaces(flags.host)) {
+    process.stderr.write(
+      `mockrouter: warning: listening on all interfaces (${flags.host}): anyone who can reach this machine can call it${flags.admin && !flags.adminToken ? ' and its admin API (use --admin-token or --no-admin)' : ''}\n`,
+    );
+  }
   let closing = false;
   const stop = () => {
     if (closing) return;

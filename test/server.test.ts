@@ -41,3 +41,51 @@ describe('standalone server', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 });
+
+describe('admin API guards', () => {
+  it('turns the admin API off with admin: false', async () => {
+    const off = await startServer({ port: 0, admin: false });
+    try {
+      const res = await fetch(`${off.url}/__mock/requests`);
+      expect(res.status).toBe(404);
+      expect((await res.json()).error.code).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('requires the admin token when one is set, but keeps health open', async () => {
+    const guarded = await startServer({ port: 0, adminToken: 'tok-123' });
+    try {
+      expect((await fetch(`${guarded.url}/__mock/health`)).status).toBe(200);
+      const denied = await fetch(`${guarded.url}/__mock/requests`, { headers: { Authorization: 'Bearer wrong' } });
+      expect(denied.status).toBe(401);
+      expect((await denied.json()).error.message).toMatch(/admin token/);
+      expect((await fetch(`${guarded.url}/__mock/requests`, { headers: { 'X-Mock-Admin-Token': 'tok-123' } })).status).toBe(200);
+      expect((await fetch(`${guarded.url}/__mock/reset`, { method: 'POST', headers: { Authorization: 'Bearer tok-123' } })).status).toBe(204);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('timeouts', () => {
+  it('closes a connection whose headers arrive too slowly', async () => {
+    const slow = await startServer({ port: 0, timeouts: { headers: 300, request: 300 } });
+    try {
+      const closed = await new Promise<{ ms: number; data: string }>((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect(slow.port, '127.0.0.1', () => socket.write('GET /api/v1/model/openai/gpt-4o HTTP/1.1\r\nHost: x\r\n'));
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('close', () => resolve({ ms: Date.now() - started, data }));
+        socket.on('error', reject);
+        setTimeout(() => reject(new Error('not closed')), 5000);
+      });
+      expect(closed.ms).toBeLessThan(3000);
+      expect(closed.data).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await slow.close();
+    }
+  });
+});

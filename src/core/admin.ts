@@ -15,11 +15,13 @@
  *
  * @module
  */
+import { timingSafeEqual } from 'node:crypto';
+import { bearerKey } from './auth.js';
 import { isoWithOffset, parseIsoTime } from './clock.js';
 import { GatewayError, errorResponse } from './errors.js';
 import type { Gateway } from './gateway.js';
 import type { JournalFilter } from './journal.js';
-import { queryParams, readJsonBody } from './request.js';
+import { header, queryParams, readJsonBody } from './request.js';
 import { OPERATIONS } from './scenarios/schema.js';
 import { ScenarioError } from './scenarios/load.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -94,14 +96,37 @@ function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
   return clockState(gateway);
 }
 
+/** Options of {@link handleAdmin}. */
+export interface AdminOptions {
+  /**
+   * When set, every admin request but `GET /__mock/health` must carry `Authorization: Bearer <token>` or
+   * `X-Mock-Admin-Token: <token>`; others get 401.
+   */
+  token?: string | undefined;
+}
+
+function tokenMatches(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /**
  * Answers one admin request.
  *
  * @returns the response; a 404 envelope for an unknown admin path, 405 for a wrong method, 400 for bad input
- *   (an unknown scenario name lists the loaded ones; an invalid definition names the path inside it).
+ *   (an unknown scenario name lists the loaded ones; an invalid definition names the path inside it), 401
+ *   without the admin token when one is set.
  */
-export function handleAdmin(gateway: Gateway, request: CoreRequest): CoreResponse {
+export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
+  if (options.token !== undefined && path !== 'health') {
+    const given = header(request.headers, 'x-mock-admin-token') ?? bearerKey(request.headers);
+    if (!tokenMatches(given, options.token)) {
+      return errorResponse(401, { message: 'Admin API: missing or wrong admin token (send Authorization: Bearer <token> or X-Mock-Admin-Token)' });
+    }
+  }
   const routes: Record<string, Partial<Record<string, () => CoreResponse>>> = {
     health: { GET: () => json(200, { status: 'ok' }) },
     requests: {

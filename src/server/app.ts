@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ADMIN_PREFIX, handleAdmin } from '../core/admin.js';
@@ -20,17 +20,57 @@ export interface AppOptions {
   gateway: Gateway;
   /** Request logger: one line per request (method, path, status, ms). `undefined` logs nothing. */
   logger?: Logger | undefined;
+  /** Serve the admin API under `/__mock/` (default `true`); `false` answers those paths with the 404 envelope. */
+  admin?: boolean | undefined;
+  /** Overrides of {@link SERVER_TIMEOUTS}, ms. */
+  timeouts?: Partial<ServerTimeouts> | undefined;
+  /** Require this token on admin requests but health (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
+  adminToken?: string | undefined;
 }
 
 /**
- * Builds the fastify app (not listening). Routes: the admin API under `/__mock/` ({@link handleAdmin}) and, for
- * any method, every other path through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever their content type, so the
- * core validates them the same way in both modes.
+ * Timeouts of the standalone server, ms. They bound what a stalled or malicious client can hold: a client that
+ * sends its headers slowly is cut after `headers`, one that stalls while sending its body after `request`, an
+ * idle socket (including one that stops reading a streamed response) after `idle`.
  */
-export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
+export const SERVER_TIMEOUTS = {
+  /** Time to receive the request headers. */
+  headers: 10_000,
+  /** Time to receive the whole request (headers and body). */
+  request: 30_000,
+  /** Socket inactivity before it is closed (no bytes in or out). */
+  idle: 60_000,
+  /** How long an idle keep-alive connection is kept open. */
+  keepAlive: 5_000,
+} as const;
+
+/** The shape of {@link SERVER_TIMEOUTS}: ms for each. */
+export type ServerTimeouts = { [K in keyof typeof SERVER_TIMEOUTS]: number };
+
+/**
+ * Builds the fastify app (not listening). Routes: the admin API under `/__mock/` ({@link handleAdmin}) and, for
+ * any method, every other path through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever
+ * their content type, so the core validates them the same way in both modes. Timeouts: {@link SERVER_TIMEOUTS}.
+ */
+export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides }: AppOptions): FastifyInstance {
+  const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...overrides };
   const app = Fastify({
     logger: false,
     bodyLimit: MAX_BODY_BYTES,
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          headersTimeout: timeouts.headers,
+          requestTimeout: timeouts.request,
+          keepAliveTimeout: timeouts.keepAlive,
+          // Node checks the two timeouts above only this often (default 30 s).
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headers / 4))),
+        },
+        handler,
+      );
+      server.setTimeout(timeouts.idle);
+      return server;
+    },
     return503OnClosing: false,
     frameworkErrors: (error, _request, reply) => {
       const status = (error as FastifyError).statusCode ?? 400;
@@ -75,7 +115,7 @@ export function buildApp({ gateway, logger }: AppOptions): FastifyInstance {
     };
   };
   const handler = (request: FastifyRequest, reply: FastifyReply) => sendResult(reply, gateway.handle(toCore(request)));
-  app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request))));
+  if (admin) app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request), { token: adminToken })));
   app.all('/*', handler);
   app.all('/', handler);
   app.setNotFoundHandler(handler);

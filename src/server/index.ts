@@ -13,12 +13,18 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createGateway, type Gateway, type GatewayOptions } from '../core/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
-import { buildApp } from './app.js';
+import { buildApp, type ServerTimeouts } from './app.js';
+export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 4010;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** Whether `host` binds every interface (`0.0.0.0`, `::`), which exposes the mock to the network. */
+export function bindsAllInterfaces(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]' || host === '';
+}
 
 /** Options of {@link startServer}: the gateway's options plus where to listen. */
 export interface ServerOptions extends GatewayOptions {
@@ -28,6 +34,15 @@ export interface ServerOptions extends GatewayOptions {
   host?: string;
   /** Request logger (one line per request); default none. */
   logger?: Logger;
+  /**
+   * Overrides of the server's timeouts, ms: `headers` (10 s), `request` (30 s, whole request), `idle` (60 s of
+   * socket inactivity), `keepAlive` (5 s).
+   */
+  timeouts?: Partial<ServerTimeouts>;
+  /** Serve the admin API under `/__mock/`; default `true`. */
+  admin?: boolean;
+  /** Require this token on admin requests but `GET /__mock/health` (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
+  adminToken?: string;
 }
 
 /** A running standalone server. */
@@ -52,11 +67,11 @@ export interface RunningServer {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const gateway = createGateway(options);
-  const app = buildApp({ gateway, logger: options.logger });
+  const app = buildApp({ gateway, logger: options.logger, admin: options.admin, adminToken: options.adminToken, timeouts: options.timeouts });
   const host = options.host ?? DEFAULT_HOST;
   await app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const { port } = app.server.address() as AddressInfo;
-  const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const hostForUrl = host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${hostForUrl}:${port}`;
   return {
     url,
