@@ -91,6 +91,7 @@ describe.each(modes)('contract ($name)', (mode) => {
       expect(await len({ ...kokoro, speed: 3 })).toBe(await len(kokoro));
       const ignored = await speech({ ...kokoro, speed: 99 });
       expect(ignored.status).toBe(200);
+      await ignored.arrayBuffer();
     });
 
     it('streams the body in chunks', async () => {
@@ -117,6 +118,7 @@ describe.each(modes)('contract ($name)', (mode) => {
         provider: { options: { openai: { instructions: 'cheerful' }, nobody: {} } },
       });
       expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
     });
 
     it.each([
