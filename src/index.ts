@@ -6,7 +6,7 @@
  * import { createMockRouter } from 'mockrouter';
  *
  * const mock = createMockRouter({ seed: 42 });
- * const server = setupServer(...mock.handlers);
+ * const server = mock.attach(setupServer(...mock.handlers));
  * server.listen();
  * // fetch('https://openrouter.ai/api/v1/model/openai/gpt-4o-mini', { headers: { Authorization: 'Bearer sk-test' } })
  *
@@ -14,6 +14,7 @@
  */
 import type { HttpHandler } from 'msw';
 import { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
+import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { createHandlers } from './msw/handlers.js';
 import type { Journal } from './core/journal.js';
 import type { ScenarioDefinition } from './core/scenarios/schema.js';
@@ -43,6 +44,15 @@ export interface MockRouter {
   useScenario(nameOrDefinition: string | ScenarioDefinition | null): void;
   /** Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`). */
   reset(): void;
+  /**
+   * Prepares an msw server for clients that cancel response bodies: under msw 2, the `openai` SDK hangs on its
+   * first retry of a 429 or 5xx without it (mswjs/interceptors#799; see {@link attachToServer}). Harmless under
+   * msw 3.
+   *
+   * @returns `server`.
+   * @example const server = mock.attach(setupServer(...mock.handlers));
+   */
+  attach<S extends MswServerEvents>(server: S): S;
 }
 
 /**
@@ -59,6 +69,7 @@ export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
     journal: gateway.journal,
     useScenario: (nameOrDefinition) => void gateway.useScenario(nameOrDefinition),
     reset: () => gateway.reset(),
+    attach: attachToServer,
   };
 }
 
@@ -71,3 +82,4 @@ export { FixtureError } from './core/fixtures/index.js';
 export { ConfigFileError } from './core/config-file.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';
+export { attachToServer, type MswServerEvents } from './msw/attach.js';

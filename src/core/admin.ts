@@ -17,6 +17,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { bearerKey } from './auth.js';
+import { z } from 'zod';
 import { isoWithOffset, parseIsoTime } from './clock.js';
 import { GatewayError, errorResponse } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -25,6 +26,7 @@ import { header, queryParams, readJsonBody } from './request.js';
 import { OPERATIONS } from './scenarios/schema.js';
 import { ScenarioError } from './scenarios/load.js';
 import type { CoreRequest, CoreResponse } from './types.js';
+import { parseOrThrow } from './validation.js';
 
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -78,21 +80,27 @@ function clockState(gateway: Gateway): CoreResponse {
   return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.context.clock.frozen });
 }
 
+/** Body of `POST /__mock/clock`: exactly one of `advance_ms` and `now`. */
+const ClockBodySchema = z
+  .strictObject({
+    advance_ms: z
+      .number({ error: (i) => `expected a number of ms ≥ 0, got ${JSON.stringify(i.input)}` })
+      .refine((n) => Number.isFinite(n) && n >= 0, { error: (i) => `expected a number of ms ≥ 0, got ${JSON.stringify(i.input)}` })
+      .optional(),
+    now: z
+      .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
+      .refine((value) => parseIsoTime(value) !== undefined, { error: (i) => `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(i.input)}` })
+      .optional(),
+  }, { error: 'must be a JSON object: {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' })
+  .refine((b) => (b.advance_ms === undefined) !== (b.now === undefined), {
+    error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
+  });
+
 function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
-  const body = readJsonBody(request) as { advance_ms?: unknown; now?: unknown } | null;
+  const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
   const clock = gateway.context.clock;
-  if (body !== null && typeof body === 'object' && typeof body.advance_ms === 'number' && body.now === undefined) {
-    if (!Number.isFinite(body.advance_ms) || body.advance_ms < 0) {
-      throw new GatewayError(400, { message: `advance_ms: expected a number of ms ≥ 0, got ${body.advance_ms}` });
-    }
-    clock.advance(body.advance_ms);
-  } else if (body !== null && typeof body === 'object' && typeof body.now === 'string' && body.advance_ms === undefined) {
-    const ms = parseIsoTime(body.now);
-    if (ms === undefined) throw new GatewayError(400, { message: `now: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${body.now}"` });
-    clock.set(ms);
-  } else {
-    throw new GatewayError(400, { message: 'body: expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' });
-  }
+  if (body.advance_ms !== undefined) clock.advance(body.advance_ms);
+  else clock.set(parseIsoTime(body.now!)!);
   return clockState(gateway);
 }
 

@@ -22,7 +22,13 @@ export function isoWithOffset(ms: number): string {
  * @returns epoch ms, or `undefined` when `text` is not a valid time.
  */
 export function parseIsoTime(text: string): number | undefined {
-  if (!/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/i.test(text.trim())) return undefined;
+  const match = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = match;
+  // Date.parse rolls impossible dates over (2026-02-30 → 2 March); refuse them instead.
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return undefined;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
   const ms = Date.parse(text.trim());
   return Number.isFinite(ms) ? ms : undefined;
 }

@@ -5,3 +5,4 @@
  */
 export { createHandlers, OPENROUTER_BASE_URL } from './handlers.js';
 export { toCoreRequest, toHttpResponse } from './convert.js';
+export { attachToServer, type MswServerEvents } from './attach.js';

@@ -13,7 +13,6 @@ import type { JournalEntry } from '../core/journal.js';
 import {
   describeAttempt,
   describeRequest,
-  isFailure,
   journalEntries,
   ms,
   retryAfterOf,
@@ -211,11 +210,7 @@ export function pollsGenerationUntilReady(input: JournalInput): Verdict {
   for (const [id, list] of byId) {
     const ready = list.findIndex((e) => e.status === 200);
     if (ready === -1) {
-      const last = list.at(-1)!;
-      problems.push(
-        `${id}: never got the record; ${list.length} lookup${list.length === 1 ? '' : 's'}: ${list.map(status).join(', ')}` +
-          (isFailure(last) ? `; the poller stopped after ${status(last)}` : ''),
-      );
+      problems.push(`${id}: never got the record; ${list.length} lookup${list.length === 1 ? '' : 's'}: ${list.map(status).join(', ')}`);
       continue;
     }
     const after = list.slice(ready + 1);

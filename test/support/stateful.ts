@@ -1,0 +1,130 @@
+/**
+ * Helpers for the stateful-gateway tests (credits, rate limits, clock, determinism): plain `fetch` calls with a
+ * fixed user agent, the error envelope, moving a mode's clock the way a user of that mode would, and the CLI.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { expect } from 'vitest';
+import type { Mode, RunningMode } from './modes.js';
+
+/** The user agent every request sends (undici sends `node`, msw requests have none; records keep it). */
+export const USER_AGENT = 'mockrouter-tests/1.0';
+
+/** The gateway's error envelope. */
+export interface Envelope {
+  error: { code: number; message: string; metadata: Record<string, unknown> | null };
+  user_id?: string | null;
+}
+
+/** `POST {baseUrl}/audio/speech` with `key`; the body is read to the end. */
+export async function speech(
+  baseUrl: string,
+  body: Record<string, unknown>,
+  key = 'sk-test',
+): Promise<{ res: Response; bytes: Uint8Array; id: string | null }> {
+  const res = await fetch(`${baseUrl}/audio/speech`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'User-Agent': USER_AGENT },
+    body: JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { res, bytes, id: res.headers.get('x-generation-id') };
+}
+
+/** `GET {baseUrl}{path}` with `key`, body parsed as JSON. */
+export async function getJson<T = unknown>(baseUrl: string, path: string, key = 'sk-test'): Promise<{ res: Response; body: T }> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': USER_AGENT } });
+  return { res, body: (await res.json()) as T };
+}
+
+/** Parses a speech error body and checks the envelope basics (JSON, `error.code` = status, an integer). */
+export function envelopeOf(res: Response, bytes: Uint8Array, status: number): Envelope {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(new TextDecoder().decode(bytes)) as Envelope;
+  expect(body.error.code).toBe(status);
+  expect(Number.isInteger(body.error.code)).toBe(true);
+  return body;
+}
+
+/** The origin of the standalone server's admin API (`/__mock/`), or `undefined` for the in-process modes. */
+export function adminOrigin(mode: Mode, mock: RunningMode): string | undefined {
+  return mode.name === 'server' ? new URL(mock.baseUrl).origin : undefined;
+}
+
+/** `POST /__mock/clock` with `body` (any JSON text or value) on the standalone server. */
+export async function postClock(origin: string, body: unknown): Promise<{ res: Response; body: unknown }> {
+  const res = await fetch(`${origin}/__mock/clock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { res, body: await res.json() };
+}
+
+/**
+ * Moves the mock's clock forward by `ms`: through `POST /__mock/clock {"advance_ms": ms}` on the standalone
+ * server, through `gateway.context.clock.advance(ms)` in-process.
+ */
+export async function advanceClock(mode: Mode, mock: RunningMode, ms: number): Promise<void> {
+  const origin = adminOrigin(mode, mock);
+  if (origin) {
+    const { res } = await postClock(origin, { advance_ms: ms });
+    expect(res.status).toBe(200);
+  } else {
+    mock.gateway.context.clock.advance(ms);
+  }
+}
+
+/** The gateway's current time, epoch ms (`GET /__mock/clock` on the standalone server). */
+export async function clockNow(mode: Mode, mock: RunningMode): Promise<number> {
+  const origin = adminOrigin(mode, mock);
+  if (!origin) return mock.gateway.context.clock.now();
+  const res = await fetch(`${origin}/__mock/clock`);
+  return ((await res.json()) as { now_ms: number }).now_ms;
+}
+
+/** The compiled CLI (`npm run build`; `npm test` builds first). */
+export const CLI_BIN = new URL('../../bin/mockrouter.js', import.meta.url).pathname;
+const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/m;
+
+/** A running `mockrouter` process. */
+export interface Cli {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+  /** Waits for the ready line and returns the base URL. */
+  ready(): Promise<string>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns `node bin/mockrouter.js ...args`. */
+export function runCli(args: string[]): Cli {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exit,
+    async ready() {
+      for (let i = 0; i < 400; i++) {
+        const match = READY.exec(out);
+        if (match) return match[1]!;
+        if (child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`no ready line; stdout: ${out} stderr: ${err}`);
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exit;
+    },
+  };
+}
