@@ -64,10 +64,12 @@ export function redactHeaders(headers: Readonly<Record<string, string | string[]
   return out;
 }
 
-/** A bounded, filterable list of {@link JournalEntry}. Iterable, oldest first. */
+/** A bounded, filterable list of {@link JournalEntry}. Iterable, oldest first. A ring buffer: O(1) per request. */
 export class Journal implements Iterable<JournalEntry> {
   readonly #max: number;
-  #entries: JournalEntry[] = [];
+  #ring: (JournalEntry | undefined)[] = [];
+  /** Index of the oldest entry in {@link #ring} once it is full. */
+  #head = 0;
   #seq = 0;
 
   /** @param max bound in entries (at least 1), default {@link DEFAULT_JOURNAL_SIZE}. */
@@ -77,15 +79,27 @@ export class Journal implements Iterable<JournalEntry> {
 
   /** Adds an entry (its `seq` is assigned here) and returns it; the oldest entry is dropped past the bound. */
   record(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
-    const full = { seq: ++this.#seq, ...entry };
-    this.#entries.push(full);
-    if (this.#entries.length > this.#max) this.#entries.splice(0, this.#entries.length - this.#max);
+    const full = entry as JournalEntry;
+    full.seq = ++this.#seq;
+    if (this.#ring.length < this.#max) this.#ring.push(full);
+    else {
+      this.#ring[this.#head] = full;
+      this.#head = (this.#head + 1) % this.#max;
+    }
     return full;
+  }
+
+  /** The entries, oldest first. */
+  #ordered(): JournalEntry[] {
+    const ring = this.#ring as JournalEntry[];
+    return this.#head === 0 ? ring.slice() : [...ring.slice(this.#head), ...ring.slice(0, this.#head)];
   }
 
   /** Entries matching `filter`, oldest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    return this.#entries.filter(
+    const all = this.#ordered();
+    if (filter.operation === undefined && filter.status === undefined && filter.session === undefined) return all;
+    return all.filter(
       (e) =>
         (filter.operation === undefined || e.operation === filter.operation) &&
         (filter.status === undefined || e.status === filter.status) &&
@@ -95,20 +109,22 @@ export class Journal implements Iterable<JournalEntry> {
 
   /** The most recent entry, or `undefined`. */
   last(): JournalEntry | undefined {
-    return this.#entries.at(-1);
+    if (this.#ring.length === 0) return undefined;
+    return this.#ring[(this.#head + this.#ring.length - 1) % this.#ring.length];
   }
 
   /** Drops every entry (sequence numbers keep counting). */
   clear(): void {
-    this.#entries = [];
+    this.#ring = [];
+    this.#head = 0;
   }
 
   /** Number of entries kept. */
   get size(): number {
-    return this.#entries.length;
+    return this.#ring.length;
   }
 
   [Symbol.iterator](): Iterator<JournalEntry> {
-    return this.#entries[Symbol.iterator]();
+    return this.#ordered()[Symbol.iterator]();
   }
 }

@@ -1,0 +1,80 @@
+/**
+ * Cold synthesis, no HTTP: run by bench/run.ts in a fresh process per format, so the first render is honest
+ * (nothing of the renderer, the synthesiser or lamejs has run or been compiled before it).
+ *
+ * Usage: `node --import tsx bench/synth.ts <mp3|pcm> [renders]`. Renders one distinct ~10 s sentence (never a
+ * cache hit: the text and the seed change every time), then `renders` more, and prints one JSON line
+ * ({@link SynthResult}).
+ *
+ * @module
+ */
+import { pathToFileURL } from 'node:url';
+import type * as AudioModule from '../src/core/audio/index.js';
+
+/** The compiled renderer (`npm run build`); typed from its source. */
+const AUDIO_MODULE = new URL('../dist/core/audio/index.js', import.meta.url).href;
+
+/** One render: audio length and wall time, both in ms. */
+export interface Render {
+  audioMs: number;
+  wallMs: number;
+  bytes: number;
+}
+
+export interface SynthResult {
+  format: 'mp3' | 'pcm';
+  /** Time to import the renderer module graph (lamejs included), not counted in any render. */
+  importMs: number;
+  first: Render;
+  rest: Render[];
+  cacheHits: number;
+}
+
+/** Characters per sentence: 150 code points is 10 s of audio at speed 1 (15 per second). */
+export const SENTENCE_CHARS = 150;
+
+const WORDS = [
+  'amber', 'quiet', 'harbor', 'lantern', 'ripple', 'forest', 'signal', 'copper', 'meadow', 'tunnel', 'velvet',
+  'orbit', 'canyon', 'pepper', 'glacier', 'thunder', 'willow', 'marble', 'saddle', 'beacon', 'falcon', 'ember',
+];
+
+/** A distinct sentence of exactly {@link SENTENCE_CHARS} characters for each `n`. */
+export function sentence(n: number): string {
+  let state = (n * 2654435761 + 12345) >>> 0;
+  let text = `Sentence ${n}:`;
+  while (text.length < SENTENCE_CHARS) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    text += ` ${WORDS[state % WORDS.length]!}`;
+  }
+  return `${text.slice(0, SENTENCE_CHARS - 1)}.`;
+}
+
+async function main(): Promise<void> {
+  const format = process.argv[2];
+  if (format !== 'mp3' && format !== 'pcm') throw new Error(`usage: synth.ts <mp3|pcm> [renders], got ${String(format)}`);
+  const renders = Number(process.argv[3] ?? 20);
+
+  let started = performance.now();
+  const audio = (await import(AUDIO_MODULE)) as typeof AudioModule;
+  const importMs = performance.now() - started;
+  const renderer = audio.createAudioRenderer();
+
+  const renderOne = (n: number): Render => {
+    started = performance.now();
+    const out = renderer.render({ input: sentence(n), voice: 'alloy', speed: 1, seed: 1000 + n, format });
+    const wallMs = performance.now() - started;
+    return { audioMs: out.durationMs, wallMs, bytes: out.bytes.byteLength };
+  };
+
+  const first = renderOne(0);
+  const rest: Render[] = [];
+  for (let n = 1; n <= renders; n++) rest.push(renderOne(n));
+  const result: SynthResult = { format, importMs, first, rest, cacheHits: renderer.stats().hits };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.disconnect?.();
+}
+
+// Run only as a script, not when imported for its types and helpers.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await main();
+}

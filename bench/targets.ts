@@ -1,0 +1,221 @@
+/**
+ * What the HTTP bench hits (the cases) and the servers it hits them on, both as child processes bound to
+ * 127.0.0.1 so the load generator (this process) never shares an event loop with a server.
+ *
+ * Every child is registered here and killed by {@link stopAll}, and synchronously (SIGKILL) when this
+ * process exits for any reason. A child also exits by itself when this process dies without cleaning up:
+ * the mock watches its stdin pipe (see {@link EXIT_WITH_PARENT}), the others their IPC channel.
+ *
+ * @module
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MOCK_BIN = fileURLToPath(new URL('../bin/mockrouter.js', import.meta.url));
+
+/** One request the HTTP bench sends, the same on both servers. */
+export interface BenchCase {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Path and query under the origin. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const AUTH = { Authorization: 'Bearer sk-bench' };
+const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
+const speech = (format: 'pcm' | 'mp3'): BenchCase => ({
+  name: `speech ${format} (cached)`,
+  method: 'POST',
+  path: '/api/v1/audio/speech',
+  headers: { ...AUTH, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: SENTENCE, voice: 'alloy', response_format: format }),
+});
+
+export const CASES: readonly BenchCase[] = [
+  { name: 'model lookup', method: 'GET', path: '/api/v1/model/openai/gpt-4o-mini', headers: AUTH },
+  speech('pcm'),
+  speech('mp3'),
+  { name: 'generation lookup', method: 'GET', path: '/api/v1/generation?id=gen-1773480413-MockrouterFixture001', headers: AUTH },
+];
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+process.on('exit', () => {
+  for (const child of children) if (!exited(child)) child.kill('SIGKILL');
+});
+
+/** Spawns a registered child; it leaves the registry when it exits. */
+export function spawnChild(args: string[], options: { ipc?: boolean } = {}): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Stops one child: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (exited(child)) return;
+  const gone = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await gone;
+  clearTimeout(timer);
+}
+
+/** Stops every child still running. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+/** Collects a child's stdout and stderr, for results and error messages. */
+function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr?.setEncoding('utf8').on('data', (s: string) => (err += s));
+  return { stdout: () => out, stderr: () => err };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux architecture Node runs on). */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, all threads) a process has used so far, in ms, from `/proc/<pid>/stat`; `null`
+ * where there is no procfs (macOS, Windows). Resolution 10 ms.
+ */
+export function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name "(...)": state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves with the first match of `pattern` on the child's stdout; rejects if it exits or times out first. */
+function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  const output = collect(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${what}: no ready line after ${timeoutMs} ms\n${output.stderr()}`)), timeoutMs);
+    const onData = () => {
+      const match = output.stdout().match(pattern);
+      if (match) finish(null, match);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish(new Error(`${what} exited before it was ready (code ${code}, signal ${signal})\n${output.stderr()}`));
+    function finish(error: Error | null, match?: RegExpMatchArray) {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(match!);
+    }
+    child.stdout?.on('data', onData);
+    child.on('exit', onExit);
+  });
+}
+
+/**
+ * Preloaded into the mock (a `data:` module, so bin/mockrouter.js runs unchanged): exit when the stdin pipe
+ * from this process closes, i.e. when this process is gone. Idle otherwise; it costs the server nothing.
+ */
+const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent("process.stdin.on('end', () => process.exit(0)).resume();")}`;
+
+/** A server under test. */
+export interface Target {
+  /** Origin, e.g. `http://127.0.0.1:40123`. */
+  origin: string;
+  child: ChildProcess;
+}
+
+/** Starts the standalone mock as the user would: `node bin/mockrouter.js --port 0 --quiet` (seed 1). */
+export async function startMock(): Promise<Target> {
+  const child = spawnChild(['--import', EXIT_WITH_PARENT, MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--seed', '1', '--quiet']);
+  const match = await waitForLine(child, /mockrouter listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/, 'mockrouter');
+  return { origin: match[1]!, child };
+}
+
+/** The response the bare server replays: captured from the mock, framing headers removed. */
+export interface Recorded {
+  status: number;
+  /** Flat raw header list `[name, value, name, value, ...]`, as the mock wrote them (case kept). */
+  headers: string[];
+  body: Buffer;
+  /** Chunk size when the mock streamed the body (chunked transfer encoding), else `null` (`Content-Length`). */
+  chunkSize: number | null;
+}
+
+/** Messages between this process and bench/bare-server.ts. */
+export type BareMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'serve'; status: number; headers: string[]; body: string; chunkSize: number | null }
+  | { type: 'serving' };
+
+/** The bare `node:http` server (bench/bare-server.ts), plus a way to change the response it replays. */
+export interface BareTarget extends Target {
+  serve(response: Recorded): Promise<void>;
+}
+
+export async function startBare(): Promise<BareTarget> {
+  const child = spawnChild(['--import', 'tsx', fileURLToPath(new URL('./bare-server.ts', import.meta.url))], { ipc: true });
+  const output = collect(child);
+  const ready = await nextMessage(child, 'ready', output.stderr);
+  return {
+    origin: `http://127.0.0.1:${ready.port}`,
+    child,
+    async serve(response) {
+      const reply = nextMessage(child, 'serving', output.stderr);
+      child.send({ type: 'serve', ...response, body: response.body.toString('base64') } satisfies BareMessage);
+      await reply;
+    },
+  };
+}
+
+function nextMessage<T extends BareMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  stderr: () => string,
+): Promise<Extract<BareMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`bare server: no "${type}" message after 15 s\n${stderr()}`)), 15_000);
+    const onMessage = (message: BareMessage) => {
+      if (message.type === type) finish(null, message as Extract<BareMessage, { type: T }>);
+    };
+    const onExit = (code: number | null) => finish(new Error(`bare server exited (code ${code})\n${stderr()}`));
+    function finish(error: Error | null, message?: Extract<BareMessage, { type: T }>) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(message!);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/** Runs a script to completion in a fresh `node --import tsx` process and returns its stdout. */
+export async function runScript(file: string, args: string[]): Promise<string> {
+  const child = spawnChild(['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url)), ...args], { ipc: true });
+  const output = collect(child);
+  const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
+  if (code !== 0) throw new Error(`${file} ${args.join(' ')} failed (code ${code}, signal ${signal})\n${output.stderr()}`);
+  return output.stdout();
+}
