@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type * as z from 'zod';
 
 /**
@@ -92,16 +92,28 @@ export function parseConfigText(file: string, text: string, ErrorClass: ConfigEr
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      throw new ErrorClass(file, jsonErrorLocation(text, err), `invalid JSON: ${errorText(err)}`);
+      // V8 gives a position for some syntax errors only; YAML (a superset of JSON) locates the others.
+      const location = jsonErrorLocation(text, err) || yamlErrorLocation(text) || '';
+      throw new ErrorClass(file, location, `invalid JSON: ${errorText(err)}`);
     }
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   const [error] = doc.errors;
   if (error) {
-    const pos = error.linePos?.[0];
-    throw new ErrorClass(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `invalid YAML: ${errorText(error.message)}`);
+    const pos = lines.linePos(error.pos[0]);
+    throw new ErrorClass(file, `line ${pos.line}, column ${pos.col}`, `invalid YAML: ${errorText(error.message)}`);
   }
   return doc.toJS() as unknown;
+}
+
+/** Line and column of the first syntax error YAML finds in `text`, or `undefined`. */
+function yamlErrorLocation(text: string): string | undefined {
+  const lines = new LineCounter();
+  const [error] = parseDocument(text, { prettyErrors: false, lineCounter: lines }).errors;
+  if (!error) return undefined;
+  const pos = lines.linePos(error.pos[0]);
+  return `line ${pos.line}, column ${pos.col}`;
 }
 
 /**

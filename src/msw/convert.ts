@@ -25,8 +25,18 @@ export async function toCoreRequest(request: Request): Promise<CoreRequest> {
   };
 }
 
-function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void): ReadableStream<Uint8Array> {
+/**
+ * The real `setImmediate`, captured at load so fake timers installed later (vitest) cannot stall a cut stream.
+ */
+const realSetImmediate: (callback: () => void) => unknown = globalThis.setImmediate.bind(globalThis);
+
+function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
+  const stop = () => {
+    onDone();
+    void iterator.return?.();
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -36,19 +46,19 @@ function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void): Readable
           onDone();
         } else controller.enqueue(value);
       } catch (error) {
-        // A cut stream (scenario `audio.truncate`): the client sees the body fail mid-way.
+        // A cut stream (scenario `audio.truncate`): the client sees the body fail mid-way. Erroring a stream
+        // discards chunks still queued downstream (msw copies the body through its own streams), so let the
+        // queued bytes reach the client first: one macrotask is enough.
+        await new Promise<void>((resolve) => realSetImmediate(resolve));
         controller.error(error);
         onDone();
       }
     },
-    async cancel() {
-      onDone();
-      await iterator.return?.();
-    },
+    cancel: stop,
   });
 }
 
-function toBodyInit(body: CoreBody | null, onDone: () => void): BodyInit | null {
+function toBodyInit(body: CoreBody | null, onDone: () => void, signal: AbortSignal | undefined): BodyInit | null {
   if (body === null || typeof body === 'string') return body;
   if (body instanceof Uint8Array) return body as Uint8Array<ArrayBuffer>;
   if (body instanceof ChunkedBody) {
@@ -64,7 +74,7 @@ function toBodyInit(body: CoreBody | null, onDone: () => void): BodyInit | null 
       cancel: onDone,
     });
   }
-  return toStream(body, onDone);
+  return toStream(body, onDone, signal);
 }
 
 const noop = () => {};
@@ -72,15 +82,17 @@ const noop = () => {};
 /**
  * Turns a {@link CoreResponse} into msw's `HttpResponse`: waits `delayMs` with msw's `delay` (so it follows
  * fake timers), answers `HttpResponse.error()` for a reset, and streams async bodies as a `ReadableStream`.
+ *
+ * @param signal the request's abort signal: when the client aborts, a paced stream stops and `onDone` runs.
  */
-export async function toHttpResponse(result: CoreResponse): Promise<Response> {
+export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal): Promise<Response> {
   if (result.delayMs) await delay(result.delayMs);
   const onDone = result.onDone ?? noop;
   if (result.reset) {
     onDone();
     return HttpResponse.error();
   }
-  const body = toBodyInit(result.body, onDone);
+  const body = toBodyInit(result.body, onDone, signal);
   if (!(body instanceof ReadableStream)) onDone();
   return new HttpResponse(body, { status: result.status, headers: result.headers });
 }

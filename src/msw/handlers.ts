@@ -12,7 +12,7 @@ import { toCoreRequest, toHttpResponse } from './convert.js';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
 function respond(gateway: Gateway) {
-  return async ({ request }: { request: Request }) => toHttpResponse(gateway.handle(await toCoreRequest(request)));
+  return async ({ request }: { request: Request }) => toHttpResponse(gateway.handle(await toCoreRequest(request)), request.signal);
 }
 
 /**

@@ -11,7 +11,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMiddleware } from '@mswjs/http-middleware';
 import express from 'express';
-import { setupServer, type SetupServerApi } from 'msw/node';
+import { createRequire } from 'node:module';
+import { setupServer } from 'msw/node';
 import { createMockRouter, type MockRouterOptions } from '../../src/index.js';
 import type { Gateway } from '../../src/core/gateway.js';
 import { startServer } from '../../src/server/index.js';
@@ -29,30 +30,23 @@ export interface RunningMode {
 /** One mode. */
 export interface Mode {
   name: 'msw' | 'server' | 'express';
+  /** Why this mode cannot run with the installed packages (tests skip it), or `undefined`. */
+  unsupported?: string | undefined;
   start(options?: MockRouterOptions): Promise<RunningMode>;
 }
 
-/**
- * Works around mswjs/interceptors#799 / #712 (msw 2.15.0 ships `@mswjs/interceptors` 0.41.9; fixed upstream by
- * mswjs/interceptors#833): msw clones (tees) every mocked response for its `response:mocked` event and never
- * reads the clone, and a tee's `cancel()` settles only once both branches are cancelled. So cancelling a mocked
- * body never settles: the `openai` client awaits exactly that before each retry and hangs for ever, and a client
- * that cancels a stream never reaches the handler's stream. Cancelling msw's clone as soon as it is emitted
- * lets both work. Harmless once msw is fixed.
- */
-export function releaseMswClones(server: SetupServerApi): void {
-  server.events.on('response:mocked', ({ response }) => {
-    void response.body?.cancel().catch(() => undefined);
-  });
-}
+/** The installed msw version (the suite also runs with msw 3: scripts/ci-compat.sh). */
+export const MSW_VERSION: string = (createRequire(import.meta.url)('msw/package.json') as { version: string }).version;
+/** Its major version. */
+export const MSW_MAJOR: number = Number(MSW_VERSION.split('.')[0]);
 
 export const mswMode: Mode = {
   name: 'msw',
   async start(options) {
     const mock = createMockRouter(options);
+    // attach: without it, under msw 2, a client that cancels a mocked body waits for ever (mswjs/interceptors#799).
     const server = mock.attach(setupServer(...mock.handlers));
     server.listen({ onUnhandledRequest: 'error' });
-    releaseMswClones(server);
     return {
       baseUrl: 'https://openrouter.ai/api/v1',
       gateway: mock.gateway,
@@ -72,15 +66,29 @@ export const serverMode: Mode = {
 };
 
 /**
+ * The handlers typed for `createMiddleware`. Only a type cast: `@mswjs/http-middleware` is CommonJS, so under
+ * NodeNext its signature names msw's CommonJS `RequestHandler` class (`lib/core/*.d.ts`) while an ESM project's
+ * handlers have the ESM one (`*.d.mts`); the two declarations are nominally different classes (protected
+ * members), though at run time they are the same.
+ */
+export function asMiddlewareHandlers(handlers: readonly unknown[]): Parameters<typeof createMiddleware> {
+  return handlers as Parameters<typeof createMiddleware>;
+}
+
+/**
  * The MSW handlers mounted in an express 4 app with `@mswjs/http-middleware`, as users with their own app
- * mount them, listening on 127.0.0.1 on a free port.
+ * mount them, listening on 127.0.0.1 on a free port. Unsupported with msw 3: the middleware (0.10.3) calls
+ * msw's `handleRequest`, which msw 3 no longer exports, so every request fails (`handleRequest is not a
+ * function`, an unhandled rejection; the client waits for ever).
  */
 export const expressMode: Mode = {
   name: 'express',
+  unsupported:
+    MSW_MAJOR >= 3 ? `@mswjs/http-middleware 0.10.3 calls msw's handleRequest, which msw ${MSW_VERSION} does not export` : undefined,
   async start(options) {
     const mock = createMockRouter(options);
     const app = express();
-    app.use(createMiddleware(...mock.handlers));
+    app.use(createMiddleware(...asMiddlewareHandlers(mock.handlers)));
     const server = await new Promise<Server>((resolve, reject) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
       listening.once('error', reject);
@@ -101,8 +109,16 @@ export const expressMode: Mode = {
 /** msw and standalone, for `describe.each(modes)`. */
 export const modes: Mode[] = [mswMode, serverMode];
 
-/** All three modes: msw, standalone, express with `@mswjs/http-middleware`. */
+/**
+ * All three modes: msw, standalone, express with `@mswjs/http-middleware`. Skip a mode whose `unsupported` is set:
+ * `for (const mode of allModes) describe.skipIf(mode.unsupported !== undefined)(...)`.
+ */
 export const allModes: Mode[] = [mswMode, serverMode, expressMode];
+
+/** `<title> (<mode>)`, with the reason when the mode is skipped. */
+export function modeTitle(title: string, mode: Mode): string {
+  return mode.unsupported === undefined ? `${title} (${mode.name})` : `${title} (${mode.name}; skipped: ${mode.unsupported})`;
+}
 
 /** A bearer header for `key`. */
 export function auth(key = 'sk-test'): Record<string, string> {
