@@ -84,15 +84,16 @@ const noop = () => {};
  * fake timers), answers `HttpResponse.error()` for a reset, and streams async bodies as a `ReadableStream`.
  *
  * @param signal the request's abort signal: when the client aborts, a paced stream stops and `onDone` runs.
+ * @param head `true` for a HEAD request: the body is dropped, as an HTTP server does.
  */
-export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal): Promise<Response> {
+export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal, head = false): Promise<Response> {
   if (result.delayMs) await delay(result.delayMs);
   const onDone = result.onDone ?? noop;
   if (result.reset) {
     onDone();
     return HttpResponse.error();
   }
-  const body = toBodyInit(result.body, onDone, signal);
+  const body = head ? null : toBodyInit(result.body, onDone, signal);
   if (!(body instanceof ReadableStream)) onDone();
   return new HttpResponse(body, { status: result.status, headers: result.headers });
 }

@@ -12,8 +12,22 @@ import { toCoreRequest, toHttpResponse } from './convert.js';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
 function respond(gateway: Gateway) {
-  return async ({ request }: { request: Request }) => toHttpResponse(gateway.handle(await toCoreRequest(request)), request.signal);
+  return async ({ request }: { request: Request }) =>
+    toHttpResponse(gateway.handle(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
 }
+
+/**
+ * Paths as regular expressions without capture groups: msw then decodes nothing, so a path with broken
+ * percent-encoding (`/api/v1/model/openai/%zz`) reaches the core, which answers with the gateway's envelope,
+ * instead of msw answering 500 with a `URIError` stack. Any origin, optional trailing slash.
+ */
+const ANY_ORIGIN = String.raw`^[a-z][a-z0-9+.-]*:\/\/[^/]+`;
+const PATHS = {
+  speech: new RegExp(`${ANY_ORIGIN}/api/v1/audio/speech/?$`, 'i'),
+  model: new RegExp(`${ANY_ORIGIN}/api/v1/model/.*$`, 'i'),
+  generation: new RegExp(`${ANY_ORIGIN}/api/v1/generation/?$`, 'i'),
+  gateway: /^https:\/\/openrouter\.ai\/api\/v1(?:\/.*)?$/i,
+};
 
 /**
  * Builds the handlers for `gateway`:
@@ -29,9 +43,9 @@ function respond(gateway: Gateway) {
 export function createHandlers(gateway: Gateway): HttpHandler[] {
   const resolver = respond(gateway);
   return [
-    http.all('*/api/v1/audio/speech', resolver),
-    http.all('*/api/v1/model/*', resolver),
-    http.all('*/api/v1/generation', resolver),
-    http.all(`${OPENROUTER_BASE_URL}/*`, resolver),
+    http.all(PATHS.speech, resolver),
+    http.all(PATHS.model, resolver),
+    http.all(PATHS.generation, resolver),
+    http.all(PATHS.gateway, resolver),
   ];
 }

@@ -14,6 +14,10 @@ import { MAX_BODY_BYTES } from '../core/request.js';
 import type { CoreRequest } from '../core/types.js';
 import { sendResult } from './send.js';
 
+/** `type/subtype` with optional parameters, as fastify's parser accepts. */
+const VALID_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+\s*(;.*)?$/i;
+const originalContentType = new WeakMap<object, string>();
+
 /** Options of {@link buildApp}. */
 export interface AppOptions {
   /** The simulator to serve. */
@@ -63,12 +67,20 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
           headersTimeout: timeouts.headers,
           requestTimeout: timeouts.request,
           keepAliveTimeout: timeouts.keepAlive,
+          // Let requests without Host reach the gateway (Node would answer a bare 400 with no envelope).
+          requireHostHeader: false,
           // Node checks the two timeouts above only this often (default 30 s).
           connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headers / 4))),
         },
         handler,
       );
       server.setTimeout(timeouts.idle);
+      // An `Expect` other than 100-continue: the envelope instead of Node's bare 417.
+      server.on('checkExpectation', (request, response) => {
+        const result = errorResponse(417, { message: `Expect: unsupported expectation "${String(request.headers.expect)}"` });
+        const body = String(result.body);
+        response.writeHead(417, { ...result.headers, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+      });
       return server;
     },
     return503OnClosing: false,
@@ -82,13 +94,25 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       const code = (error as NodeJS.ErrnoException).code;
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify(errorEnvelope(status, { message: `Malformed HTTP request (${code ?? error.message})` }));
+      // A response to HEAD has no body (clients reject one); the raw packet tells the method when Node has it.
+      const head = (error as unknown as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
       socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
       );
     },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // Fastify refuses a Content-Type that is not `type/subtype` with 415 before any route; the gateway takes the
+  // body as bytes whatever its type, so hide such a header from fastify and give the core the original.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const type = request.headers['content-type'];
+    if (type !== undefined && !VALID_MEDIA_TYPE.test(type)) {
+      originalContentType.set(request.raw, type);
+      request.headers['content-type'] = 'application/octet-stream';
+    }
+    done();
+  });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -106,15 +130,23 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
   const toCore = (request: FastifyRequest): CoreRequest => {
     const url = request.url;
     const q = url.indexOf('?');
+    const type = originalContentType.get(request.raw);
     return {
       method: request.method,
       path: q === -1 ? url : url.slice(0, q),
       query: q === -1 ? '' : url.slice(q + 1),
-      headers: request.headers,
+      headers: type === undefined ? request.headers : { ...request.headers, 'content-type': type },
       body: request.body as Buffer | undefined,
     };
   };
-  const handler = (request: FastifyRequest, reply: FastifyReply) => sendResult(reply, gateway.handle(toCore(request)));
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer a bare 400, so it is done here.
+    if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && !request.headers.host) {
+      sendResult(reply, errorResponse(400, { message: 'Host: required header missing (HTTP/1.1)' }));
+      return;
+    }
+    sendResult(reply, gateway.handle(toCore(request)));
+  };
   if (admin) app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request), { token: adminToken })));
   app.all('/*', handler);
   app.all('/', handler);

@@ -12,18 +12,47 @@ import type { CoreResponse } from '../core/types.js';
 /**
  * Sends `result` straight to the raw response, so the headers are exactly the core's in both modes (fastify
  * would add `; charset=utf-8`). Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
- * by chunk (chunked transfer encoding). A `delayMs` waits first; a `reset` destroys the socket; a stream that
- * throws ({@link StreamCut}) destroys it after the bytes sent so far. `onDone` runs once the response ends or
- * the connection closes.
+ * by chunk (chunked transfer encoding), respecting backpressure. A `delayMs` waits first; a `reset` destroys
+ * the socket; a stream that throws ({@link StreamCut}) closes the connection after the bytes sent so far.
+ * `onDone` runs exactly once: when the response ends, or when its connection closes (also for a response still
+ * queued behind another on a pipelined connection, which never gets its own `close` event).
  */
 export function sendResult(reply: FastifyReply, result: CoreResponse): void {
   reply.hijack();
   const raw = reply.raw;
-  if (result.onDone) raw.once('close', result.onDone);
-  if (result.delayMs) {
-    const timer = setTimeout(() => write(raw, result), result.delayMs);
-    raw.once('close', () => clearTimeout(timer));
-  } else write(raw, result);
+  const body = result.body;
+  const simple = !result.delayMs && !result.onDone && (body === null || typeof body === 'string' || body instanceof Uint8Array);
+  if (simple) {
+    write(raw, result, undefined);
+    return;
+  }
+  const socket = raw.req.socket;
+  const exchange: Exchange = { done: false, timer: undefined, stop: undefined, closed: new AbortController() };
+  const finish = () => {
+    if (exchange.done) return;
+    exchange.done = true;
+    exchange.closed.abort();
+    raw.off('close', finish);
+    socket.off('close', finish);
+    clearTimeout(exchange.timer);
+    exchange.stop?.();
+    result.onDone?.();
+  };
+  raw.once('close', finish);
+  socket.once('close', finish);
+  if (result.delayMs) exchange.timer = setTimeout(() => write(raw, result, exchange), result.delayMs);
+  else write(raw, result, exchange);
+}
+
+/** State of one streamed or delayed response. */
+interface Exchange {
+  /** The response ended or its connection closed. */
+  done: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the body's iterator (set while streaming). */
+  stop: (() => void) | undefined;
+  /** Aborted when the exchange ends, so a wait for `drain` never outlives the connection. */
+  closed: AbortController;
 }
 
 /** Reason phrases Node lacks: the edge network's 524 and the provider's 529. */
@@ -33,8 +62,8 @@ function reasonPhrase(status: number): string {
   return STATUS_CODES[status] ?? EXTRA_REASONS[status] ?? 'Unknown';
 }
 
-function write(raw: ServerResponse, result: CoreResponse): void {
-  if (raw.destroyed) return;
+function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined): void {
+  if (raw.destroyed || exchange?.done) return;
   if (result.reset) {
     raw.socket?.resetAndDestroy?.();
     raw.destroy();
@@ -53,19 +82,20 @@ function write(raw: ServerResponse, result: CoreResponse): void {
     raw.end();
     return;
   }
-  void pipeIterable(raw, body);
+  void pipeIterable(raw, body, exchange);
 }
 
-async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>): Promise<void> {
+async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();
-  raw.once('close', () => void iterator.return?.());
+  if (exchange) exchange.stop = () => void iterator.return?.();
+  const gone = () => raw.destroyed || exchange?.done === true;
   try {
     for (;;) {
       const { value, done } = await iterator.next();
-      if (raw.destroyed) return;
+      if (gone()) return;
       if (done) break;
       // Respect backpressure so a slow client never makes us buffer the whole body.
-      if (!raw.write(value)) await once(raw, 'drain').catch(() => undefined);
+      if (!raw.write(value)) await once(raw, 'drain', { signal: exchange?.closed.signal }).catch(() => undefined);
     }
     raw.end();
   } catch {
