@@ -11,9 +11,17 @@ export type Now = () => number;
 /** The real clock (`Date.now`; under vitest fake timers, the fake time). */
 export const systemNow: Now = () => Date.now();
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
 /** Formats epoch milliseconds as ISO 8601 with an explicit UTC offset, e.g. `2026-11-21T11:18:40.123+00:00`. */
 export function isoWithOffset(ms: number): string {
-  return new Date(ms).toISOString().replace('Z', '+00:00');
+  // Requests under load share milliseconds: format each one once.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString().replace('Z', '+00:00');
+  }
+  return lastIso;
 }
 
 /**

@@ -248,7 +248,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       scenario: applied?.scenario ?? null,
       rule: applied?.ruleName ?? null,
       status: response.status,
-      response_headers: { ...response.headers },
+      response_headers: response.headers,
       generation_id: response.headers['X-Generation-Id'] ?? null,
       duration_ms: null,
     });

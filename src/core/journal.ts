@@ -32,7 +32,7 @@ export interface JournalEntry {
   rule: string | null;
   /** Response status; `0` when the connection was reset without an answer. */
   status: number;
-  /** Response headers as the core set them (e.g. `Retry-After`, `X-RateLimit-Reset`, `X-Mock-Applied`). */
+  /** Response headers as the core set them (e.g. `Retry-After`, `X-RateLimit-Reset`, `X-Mock-Applied`); read-only. */
   response_headers: Record<string, string>;
   /** `X-Generation-Id` of the response, if any. */
   generation_id: string | null;

@@ -104,15 +104,16 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   // Fastify refuses a Content-Type that is not `type/subtype` with 415 before any route; the gateway takes the
-  // body as bytes whatever its type, so hide such a header from fastify and give the core the original.
-  app.addHook('onRequest', (request, _reply, done) => {
+  // body as bytes whatever its type, so hide such a header from fastify and give the core the original. Only
+  // methods that may carry a body pay for this hook.
+  const keepContentType = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     const type = request.headers['content-type'];
     if (type !== undefined && !VALID_MEDIA_TYPE.test(type)) {
       originalContentType.set(request.raw, type);
       request.headers['content-type'] = 'application/octet-stream';
     }
     done();
-  });
+  };
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -148,8 +149,12 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
     sendResult(reply, gateway.handle(toCore(request)));
   };
   if (admin) app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request), { token: adminToken })));
-  app.all('/*', handler);
-  app.all('/', handler);
+  const withoutBody = ['GET', 'HEAD'];
+  const withBody = app.supportedMethods.filter((method) => !withoutBody.includes(method));
+  for (const url of ['/*', '/']) {
+    app.route({ method: withoutBody, url, handler });
+    app.route({ method: withBody, url, onRequest: keepContentType, handler });
+  }
   app.setNotFoundHandler(handler);
   return app;
 }
