@@ -4,32 +4,55 @@
  * framing (Content-Length, or chunked in the mock's chunk size). It reads the request body to its end before
  * answering, as the mock does, and does nothing else.
  *
- * Protocol (IPC): sends `{ type: 'ready', port }`; on `{ type: 'serve', ... }` replaces the response and
- * answers `{ type: 'serving' }`. Exits on SIGTERM or when the parent goes away.
+ * For a mixed load it holds several responses and picks one by the request's `X-Bench-Case` header (which
+ * only the bare server is sent: the header lookup is its whole routing cost).
+ *
+ * Protocol (IPC): sends `{ type: 'ready', port }`; on `{ type: 'serve', response, routes? }` replaces the
+ * responses and answers `{ type: 'serving' }`. Exits on SIGTERM or when the parent goes away.
  *
  * @module
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BareMessage } from './targets.js';
+import type { BareMessage, WireRecorded } from './targets.js';
 
-let status = 404;
-let headers: string[] = ['Content-Type', 'text/plain'];
-let body: Buffer = Buffer.from('nothing to serve yet');
-let chunks: Buffer[] | null = null;
+/** One prepared response: status, raw headers, and the body whole or in the mock's chunks. */
+interface Prepared {
+  status: number;
+  headers: string[];
+  body: Buffer;
+  chunks: Buffer[] | null;
+}
 
-function reply(res: ServerResponse): void {
-  res.writeHead(status, headers);
-  if (chunks) {
-    for (const chunk of chunks) res.write(chunk);
+let fallback: Prepared = { status: 404, headers: ['Content-Type', 'text/plain'], body: Buffer.from('nothing to serve yet'), chunks: null };
+/** Responses chosen by the request's `X-Bench-Case` header (mixed loads); others get `fallback`. */
+let routes = new Map<string, Prepared>();
+
+function prepare(response: WireRecorded): Prepared {
+  const body = Buffer.from(response.body, 'base64');
+  const size = response.chunkSize;
+  let chunks: Buffer[] | null = null;
+  if (size !== null) {
+    chunks = [];
+    for (let offset = 0; offset < body.byteLength; offset += size) chunks.push(body.subarray(offset, offset + size));
+  }
+  return { status: response.status, headers: response.headers, body, chunks };
+}
+
+function reply(res: ServerResponse, prepared: Prepared): void {
+  res.writeHead(prepared.status, prepared.headers);
+  if (prepared.chunks) {
+    for (const chunk of prepared.chunks) res.write(chunk);
     res.end();
   } else {
-    res.end(body);
+    res.end(prepared.body);
   }
 }
 
 const server = createServer((req, res) => {
-  req.on('end', () => reply(res));
+  const key = req.headers['x-bench-case'];
+  const prepared = (routes.size > 0 && typeof key === 'string' && routes.get(key)) || fallback;
+  req.on('end', () => reply(res, prepared));
   req.resume();
 });
 // The same keep-alive timeout as fastify's default (72 s), so the Keep-Alive header matches too.
@@ -37,15 +60,8 @@ server.keepAliveTimeout = 72_000;
 
 process.on('message', (message: BareMessage) => {
   if (message.type !== 'serve') return;
-  status = message.status;
-  headers = message.headers;
-  body = Buffer.from(message.body, 'base64');
-  const size = message.chunkSize;
-  chunks = null;
-  if (size !== null) {
-    chunks = [];
-    for (let offset = 0; offset < body.byteLength; offset += size) chunks.push(body.subarray(offset, offset + size));
-  }
+  fallback = prepare(message.response);
+  routes = new Map(Object.entries(message.routes ?? {}).map(([key, response]) => [key, prepare(response)]));
   process.send?.({ type: 'serving' } satisfies BareMessage);
 });
 

@@ -42,6 +42,7 @@ export function ms(n: number): string {
 
 /** A ratio as a percentage, `48%`. */
 export function percent(ratio: number): string {
+  if (!Number.isFinite(ratio)) return 'n/a';
   return `${(ratio * 100).toFixed(0)}%`;
 }
 
@@ -73,4 +74,15 @@ export function median(values: number[]): number {
 /** `PASS` or `MISS`. */
 export function verdict(pass: boolean): string {
   return pass ? 'PASS' : 'MISS';
+}
+
+/** A ratio as `1.83×` (two decimals below 10). */
+export function ratio(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a';
+  return `${n >= 10 ? n.toFixed(1) : n.toFixed(2)}×`;
+}
+
+/** Bytes in MiB with one decimal and in MB (10⁶ bytes): `142.3 MiB (149.2 MB)`. */
+export function mem(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MiB (${(n / 1e6).toFixed(1)} MB)`;
 }

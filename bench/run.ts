@@ -1,28 +1,44 @@
 /**
- * `npm run bench`: builds, then measures in one run
+ * `npm run bench`: builds, then measures in one run (issue 5, "Performance"):
  *
- * 1. HTTP throughput with autocannon (this process) against two child processes on 127.0.0.1: the standalone
- *    mockrouter (`bin/mockrouter.js --port 0 --quiet`) and a bare `node:http` server replaying the mock's exact
- *    response (the ceiling);
- * 2. cold speech synthesis, no HTTP, in a fresh process per format (bench/synth.ts);
+ * 1. HTTP throughput with autocannon (this process) against child processes on 127.0.0.1: the standalone
+ *    mockrouter (`bin/mockrouter.js --port 0 --quiet`), a bare `node:http` server replaying the mock's exact
+ *    responses (the ceiling) and, for the model lookup, `@copilotkit/aimock` on its own model-list route. Cases:
+ *    model and generation lookup, speech PCM and MP3 of one sentence and one paragraph, cached and cold, and a
+ *    mix at 50 and 200 connections;
+ * 2. cold speech: end to end (from the cold HTTP cases) and no HTTP, in a fresh process per format (synth.ts);
+ * 3. in-process cost: msw `setupServer` with mockrouter's handlers vs a trivial msw handler (inprocess.ts);
+ * 4. CLI start: spawn to the ready line;
+ * 5. resident memory of the CLI server after 100,000 mixed requests;
  *
- * and prints the tables and the goals. Progress goes to stderr, the report to stdout.
- *
- * Environment: `BENCH_DURATION` measured seconds per case and server (default 5), `BENCH_WARMUP` seconds of
- * warm-up before (default 1, 0 for none), `BENCH_ROUNDS` slices the measured time is split in, alternating the
- * servers (default 2), `BENCH_CONNECTIONS` (default 50), `BENCH_RENDERS` uncached renders after the first
- * (default 20).
+ * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
+ * bench/README.md (`BENCH_*` environment variables).
  *
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { assertSameResponse, capture, compare, type Measured } from './load.js';
-import { bytes, heading, int, median, mibPerSec, ms, percent, table, times, verdict } from './report.js';
+import { MIX_429_SHARE, MEMORY_MIX, httpCases, speechRequest, distinct, type HttpCase, type Length, type ServerName } from './cases.js';
+import type { InProcessResult } from './inprocess.js';
+import { measureMemory, measureStart, type MemoryResult, type StartResult } from './lifecycle.js';
+import { assertSameResponse, capture, compare, type Measured, type Side } from './load.js';
+import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table, times, verdict } from './report.js';
 import type { SynthResult } from './synth.js';
-import { CASES, runScript, startBare, startMock, stopAll, stopChild, type BenchCase } from './targets.js';
+import { runScript, startAimock, startBare, startMock, stopAll, stopChild, type Recorded, type Target } from './targets.js';
 
-/** Goals printed beside the figures. */
-const GOALS = { modelLookupShareOfBare: 0.5, coldMp3TimesRealTime: 100 } as const;
+/** The goals of issue 5. */
+const GOALS = {
+  modelLookupOverAimock: 2,
+  modelLookupShareOfBare: 0.6,
+  cachedSpeechShareOfBare: 0.5,
+  coldMp3TimesRealTime: 200,
+  inProcessOverTrivial: 2,
+  cliReadyMs: 300,
+  rssBytes: 150e6,
+} as const;
+
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory'] as const;
+type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -32,13 +48,35 @@ function envNumber(name: string, fallback: number, min: number): number {
   return n;
 }
 
+function envList<T extends string>(name: string, allowed: readonly T[] | null, fallback: T[]): T[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) if (allowed && !allowed.includes(item as T)) throw new Error(`${name}: unknown "${item}"; use ${allowed.join(', ')}`);
+  return items as T[];
+}
+
 function readConfig() {
+  const mixConnections = envList<string>('BENCH_MIX_CONNECTIONS', null, ['50', '200']).map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_MIX_CONNECTIONS: "${s}" is not a positive integer`);
+    return n;
+  });
   return {
     duration: envNumber('BENCH_DURATION', 5, 0.5),
     warmup: envNumber('BENCH_WARMUP', 1, 0),
     connections: Math.round(envNumber('BENCH_CONNECTIONS', 50, 1)),
+    coldConnections: Math.round(envNumber('BENCH_COLD_CONNECTIONS', 1, 1)),
+    mixConnections,
     rounds: Math.round(envNumber('BENCH_ROUNDS', 2, 1)),
     renders: Math.round(envNumber('BENCH_RENDERS', 20, 1)),
+    inProcessRequests: Math.round(envNumber('BENCH_INPROCESS_REQUESTS', 5000, 10)),
+    inProcessWarmup: Math.round(envNumber('BENCH_INPROCESS_WARMUP', 1000, 0)),
+    starts: Math.round(envNumber('BENCH_STARTS', 10, 1)),
+    memoryRequests: Math.round(envNumber('BENCH_MEMORY_REQUESTS', 100_000, 1000)),
+    sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
+    /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
+    profileDir: process.env.BENCH_PROFILE?.trim() || null,
   };
 }
 
@@ -51,31 +89,87 @@ const config = (() => {
   }
 })();
 
-const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const benchStarted = performance.now();
+const progress = (message: string) => process.stderr.write(`bench [${((performance.now() - benchStarted) / 1000).toFixed(0)} s]: ${message}\n`);
+
+// ---------------------------------------------------------------------------------------------------------
+// 1. HTTP
+
+interface ServerRow {
+  server: ServerName;
+  bodyBytes: number | null;
+  m: Measured;
+}
 
 interface HttpRow {
-  c: BenchCase;
-  bodyBytes: number;
-  mock: Measured;
-  bare: Measured;
+  c: HttpCase;
+  servers: ServerRow[];
 }
 
-async function httpBench(): Promise<HttpRow[]> {
-  const [mock, bare] = await Promise.all([startMock(), startBare()]);
-  progress(`mockrouter on ${mock.origin} (pid ${mock.child.pid}), bare node:http on ${bare.origin} (pid ${bare.child.pid})`);
-  const rows: HttpRow[] = [];
-  for (const c of CASES) {
-    const recorded = await capture(mock.origin, c);
-    if (recorded.status !== 200) throw new Error(`${c.name}: mockrouter answered ${recorded.status}: ${recorded.body.toString().slice(0, 300)}`);
-    await bare.serve(recorded);
-    assertSameResponse(`${c.name}: bare server's replay`, recorded, await capture(bare.origin, c));
+interface HttpResult {
+  rows: HttpRow[];
+  /** Audio length of the sentence and the paragraph, ms (from the PCM byte count: 48,000 bytes a second). */
+  audioMs: Record<Length, number>;
+}
 
-    progress(`${c.name}…`);
-    rows.push({ c, bodyBytes: recorded.body.byteLength, ...(await compare(mock, bare, c, config)) });
+
+/** Records the mock's answers for `c`, has the bare server replay them, and checks the replay byte for byte. */
+async function prepareBare(mock: Target, bare: Awaited<ReturnType<typeof startBare>>, c: HttpCase): Promise<number> {
+  const request = c.record.response();
+  const recorded = await capture(mock.origin, request);
+  if (recorded.status !== 200) throw new Error(`${c.name}: mockrouter answered ${recorded.status}: ${recorded.body.toString().slice(0, 300)}`);
+  const routes: Record<string, Recorded> = {};
+  for (const [key, r] of Object.entries(c.record.routes ?? {})) routes[key] = await capture(mock.origin, r);
+  await bare.serve(recorded, c.record.routes ? routes : undefined);
+  assertSameResponse(`${c.name}: bare server's replay`, recorded, await capture(bare.origin, request));
+  for (const [key, r] of Object.entries(c.record.routes ?? {})) {
+    assertSameResponse(`${c.name}: bare server's replay of ${key}`, routes[key]!, await capture(bare.origin, { ...r, headers: { ...r.headers, 'X-Bench-Case': key } }));
   }
-  await Promise.all([stopChild(mock.child), stopChild(bare.child)]);
-  return rows;
+  return recorded.body.byteLength;
 }
+
+async function httpBench(): Promise<HttpResult> {
+  const execArgv = config.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${config.profileDir}`] : [];
+  const [mock, bare, aimock] = await Promise.all([startMock(execArgv), startBare(), startAimock()]);
+  progress(`mockrouter on ${mock.origin} (pid ${mock.child.pid}), bare node:http on ${bare.origin} (pid ${bare.child.pid}), aimock on ${aimock.origin} (pid ${aimock.child.pid})`);
+  const targets: Record<ServerName, Target> = { mockrouter: mock, bare, aimock };
+
+  const audioMs = {} as Record<Length, number>;
+  for (const length of ['sentence', 'paragraph'] as const) {
+    const pcm = await capture(mock.origin, speechRequest('pcm', length, distinct()));
+    if (pcm.status !== 200) throw new Error(`speech pcm ${length}: mockrouter answered ${pcm.status}`);
+    audioMs[length] = pcm.body.byteLength / 48;
+  }
+
+  const rows: HttpRow[] = [];
+  for (const c of httpCases(config)) {
+    const bodyBytes = await prepareBare(mock, bare, c);
+    let aimockBytes: number | null = null;
+    if (c.aimockRequest) {
+      const r = await capture(aimock.origin, c.aimockRequest);
+      if (r.status !== 200) throw new Error(`${c.name}: aimock answered ${r.status}: ${r.body.toString().slice(0, 300)}`);
+      aimockBytes = r.body.byteLength;
+    }
+    progress(`${c.name}, ${c.connections} connection(s)…`);
+    const names = (Object.keys(c.loads) as ServerName[]).filter((n) => c.loads[n]);
+    const sides: Side[] = names.map((n) => ({ target: targets[n], load: c.loads[n]! }));
+    const measured = await compare(sides, { ...config, connections: c.connections, timeout: c.timeout, byAmount: c.kind === 'cold' });
+    rows.push({
+      c,
+      servers: names.map((server, i) => ({
+        server,
+        bodyBytes: c.kind === 'mix' ? null : server === 'aimock' ? aimockBytes : bodyBytes,
+        m: measured[i]!,
+      })),
+    });
+  }
+  await Promise.all([stopChild(mock.child), stopChild(bare.child), stopChild(aimock.child)]);
+  if (config.profileDir) progress(`CPU profile of the mock written to ${config.profileDir}`);
+  return { rows, audioMs };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2-5. Synthesis, in-process, start, memory
 
 async function synthBench(format: 'mp3' | 'pcm'): Promise<SynthResult> {
   progress(`cold ${format} synthesis (fresh process)…`);
@@ -85,108 +179,335 @@ async function synthBench(format: 'mp3' | 'pcm'): Promise<SynthResult> {
   return result;
 }
 
-const realTime = (r: { audioMs: number; wallMs: number }) => r.audioMs / r.wallMs;
+/** The in-process result, or why it could not be measured (msw 3 needs Node 22, for one). */
+async function inProcessBench(): Promise<InProcessResult | string> {
+  progress(`in-process msw handlers, ${config.inProcessRequests} requests per variant (fresh process)…`);
+  try {
+    const out = await runScript('./inprocess.ts', [String(config.inProcessRequests), String(config.inProcessWarmup), String(Math.max(2, config.rounds * 2))]);
+    return JSON.parse(out.trim().split('\n').pop()!) as InProcessResult;
+  } catch (error) {
+    const message = (error as Error).message;
+    progress(`in-process bench failed: ${message}`);
+    const cause = message.split('\n').find((line) => /Error/.test(line)) ?? message.split('\n')[0]!;
+    return `${cause.trim()} (msw ${mswVersion()}, Node ${process.version})`;
+  }
+}
 
-function printReport(rows: HttpRow[], synth: SynthResult[], loadAtStart: number): void {
-  const cpu = cpus();
-  const out: string[] = [];
+function mswVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../node_modules/msw/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Report
+
+const realTime = (r: { audioMs: number; wallMs: number }) => r.audioMs / r.wallMs;
+const r = { align: 'right' } as const;
+
+interface Results {
+  http: HttpResult | null;
+  synth: SynthResult[];
+  /** The result, or why it could not be measured. */
+  inProcess: InProcessResult | string | null;
+  start: StartResult | null;
+  memory: MemoryResult | null;
+}
+
+/** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
+function shortfall(pass: boolean, factor: number): string {
+  return pass || !Number.isFinite(factor) ? '' : `${ratio(factor)} short`;
+}
+
+function httpSection(http: HttpResult, out: string[]): void {
   out.push(
-    `mockrouter bench: Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${process.platform}/${process.arch}`,
-    `1-min load average ${loadAtStart.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (the bench itself adds about 2)`,
-    '',
     heading('1. HTTP throughput (autocannon)'),
-    `${config.connections} connections; per case and server ${config.warmup} s of warm-up, then ${config.duration} s measured in ${config.rounds} slice(s)`,
-    'alternating with the other server. Each server is its own process; "bare" is node:http replaying the',
-    "mock's exact response (status, headers, body, framing): the ceiling. req/s = requests / measured seconds;",
-    'latency percentiles over every response. "server CPU" is the server process\'s CPU time per wall second',
-    '(100% = one core): well under 100% means the load generator (autocannon, this process, also shown), not the',
-    'server, was the limit; "CPU µs/req" (server CPU time per request) then compares the servers more fairly.',
+    `Per case and server ${config.warmup} s of warm-up, then ${config.duration} s measured in ${config.rounds} slice(s), the order of the servers`,
+    'reversed every slice. Each server is its own process on 127.0.0.1; "bare" is node:http replaying the',
+    "mock's exact response (status, headers, body, framing): the ceiling; aimock answers on its own model-list",
+    'route (one model listed). Cached speech repeats one body; cold speech makes every input distinct (the mock',
+    'synthesises each; bare replays one representative response). req/s = requests / measured seconds; latency',
+    'percentiles over every response. "server CPU" is the server process\'s CPU time per wall second (100% = one',
+    'core): well under 100% means the load generator (autocannon, this process, also shown), not the server, was',
+    'the limit; "CPU µs/req" (server CPU time per request) then compares the servers more fairly. "mock ÷ this":',
+    "mockrouter's req/s over this server's (and this server's CPU/req over mockrouter's).",
     '',
   );
-  const r = { align: 'right' } as const;
-  const httpRows: string[][] = [];
-  for (const { c, bodyBytes, mock, bare } of rows) {
-    const line = (server: string, x: Measured, ratio: string) => [
-      server === 'mockrouter' ? c.name : '',
-      server === 'mockrouter' ? bytes(bodyBytes) : '',
-      server,
-      int(x.rps),
-      ms(x.p50),
-      ms(x.p99),
-      mibPerSec(x.bytesPerSec),
-      x.serverCpu === null ? 'n/a' : percent(x.serverCpu),
-      x.serverCpuUsPerReq === null ? 'n/a' : x.serverCpuUsPerReq.toFixed(1),
-      percent(x.clientCpu),
-      ratio,
-    ];
-    httpRows.push(line('mockrouter', mock, percent(mock.rps / bare.rps)), line('bare', bare, ''));
+  const rows: string[][] = [];
+  for (const { c, servers } of http.rows) {
+    const mock = servers.find((s) => s.server === 'mockrouter')!.m;
+    servers.forEach(({ server, bodyBytes, m }, i) => {
+      const fmt = server === 'aimock' ? ratio : percent;
+      const cpuRatio = m.serverCpuUsPerReq !== null && mock.serverCpuUsPerReq !== null ? fmt(m.serverCpuUsPerReq / mock.serverCpuUsPerReq) : 'n/a';
+      rows.push([
+        i === 0 ? c.name : '',
+        i === 0 ? String(c.connections) : '',
+        server,
+        bodyBytes === null ? 'mixed' : bytes(bodyBytes),
+        int(m.rps),
+        ms(m.p50),
+        ms(m.p99),
+        mibPerSec(m.bytesPerSec),
+        m.serverCpu === null ? 'n/a' : percent(m.serverCpu),
+        m.serverCpuUsPerReq === null ? 'n/a' : m.serverCpuUsPerReq.toFixed(1),
+        percent(m.clientCpu),
+        i === 0 ? '' : fmt(mock.rps / m.rps),
+        i === 0 ? '' : cpuRatio,
+      ]);
+    });
   }
   out.push(
     table(
-      [{ title: 'case' }, { title: 'body', ...r }, { title: 'server' }, { title: 'req/s', ...r }, { title: 'p50 ms', ...r },
+      [{ title: 'case' }, { title: 'conns', ...r }, { title: 'server' }, { title: 'body', ...r }, { title: 'req/s', ...r }, { title: 'p50 ms', ...r },
         { title: 'p99 ms', ...r }, { title: 'MiB/s', ...r }, { title: 'server CPU', ...r }, { title: 'CPU µs/req', ...r }, { title: 'autocannon CPU', ...r },
-        { title: 'mock/bare req/s', ...r }],
-      httpRows,
+        { title: 'mock ÷ this req/s', ...r }, { title: '… CPU/req', ...r }],
+      rows,
     ),
   );
-  const bad = rows.flatMap(({ c, mock, bare }) =>
-    (['mock', 'bare'] as const).flatMap((side) => {
-      const x = side === 'mock' ? mock : bare;
-      return x.non2xx + x.errors + x.timeouts > 0 ? [`  ${c.name} (${side}): ${x.non2xx} non-2xx, ${x.errors} errors, ${x.timeouts} timeouts`] : [];
-    }),
-  );
-  out.push(bad.length > 0 ? `\nWARNING: failed requests\n${bad.join('\n')}` : '\nAll requests answered 2xx, no errors or timeouts.');
 
+  const bad: string[] = [];
+  for (const { c, servers } of http.rows) {
+    for (const { server, m } of servers) {
+      const expected429 = c.kind === 'mix' ? (m.statuses.get(429) ?? 0) : 0;
+      const unexpected = m.non2xx - expected429;
+      if (unexpected + m.errors + m.timeouts > 0) {
+        const codes = [...m.statuses].filter(([s]) => s < 200 || s >= 300).map(([s, n]) => `${n}× ${s}`).join(', ');
+        bad.push(`  ${c.name}, ${c.connections} conns (${server}): ${unexpected} unexpected non-2xx (${codes || 'none'}), ${m.errors} errors, ${m.timeouts} timeouts`);
+      }
+    }
+  }
+  const mixes = http.rows.filter((row) => row.c.kind === 'mix');
+  if (mixes.length > 0) {
+    const shares = mixes.flatMap(({ c, servers }) => servers.map(({ server, m }) => `${server} @${c.connections}: ${percent((m.statuses.get(429) ?? 0) / m.total)}`));
+    out.push(
+      '',
+      `Mix: per 20 requests, 8 model lookups, 6 generation lookups, 2 cached PCM and 3 cached MP3 sentences, and 1 speech call`,
+      `with "X-Mock-Status: 429" (${percent(MIX_429_SHARE)} of requests, answered 429 on purpose and not counted as failures). 429 share seen: ${shares.join(', ')}.`,
+    );
+    for (const { c, servers } of mixes) {
+      for (const { server, m } of servers) {
+        const seen = (m.statuses.get(429) ?? 0) / m.total;
+        if (Math.abs(seen - MIX_429_SHARE) > 0.01) bad.push(`  ${c.name}, ${c.connections} conns (${server}): ${percent(seen)} answered 429, expected ${percent(MIX_429_SHARE)}`);
+      }
+    }
+  }
+  out.push(bad.length > 0 ? `\nWARNING: failed requests\n${bad.join('\n')}` : '\nEvery request answered 2xx (or the intended 429), no errors or timeouts.');
+}
+
+function coldSection(http: HttpResult | null, synth: SynthResult[], out: string[]): void {
+  out.push('', heading('2. Cold speech synthesis'));
+  if (http) {
+    out.push(
+      '',
+      'End to end, from the cold HTTP cases above (mockrouter, distinct inputs, never cached; measured by request count,',
+      'sized from the warm-up to last about a slice, so no request is cut off): "× real time" = audio length / p50',
+      'latency (request sent to last byte received), and audio length / server CPU time per request.',
+      '',
+    );
+    const rows = http.rows
+      .filter((row) => row.c.kind === 'cold')
+      .map(({ c, servers }) => {
+        const m = servers.find((s) => s.server === 'mockrouter')!.m;
+        const audio = http.audioMs[c.length!];
+        return [c.format!, c.length!, (audio / 1000).toFixed(1), String(c.connections), int(m.total), ms(m.p50), ms(m.p99), times(audio / m.p50),
+          m.serverCpuUsPerReq === null ? 'n/a' : ms(m.serverCpuUsPerReq / 1000), m.serverCpuUsPerReq === null ? 'n/a' : times(audio / (m.serverCpuUsPerReq / 1000))];
+      });
+    out.push(table([{ title: 'format' }, { title: 'input' }, { title: 'audio s', ...r }, { title: 'conns', ...r }, { title: 'requests', ...r }, { title: 'p50 ms', ...r }, { title: 'p99 ms', ...r },
+      { title: '× real time (p50)', ...r }, { title: 'CPU ms/req', ...r }, { title: '× real time (CPU)', ...r }], rows));
+  }
+  if (synth.length > 0) {
+    out.push(
+      '',
+      'No HTTP: createAudioRenderer().render() from dist/, fresh process per format, distinct 10 s sentences (never',
+      'cached). Module import (lamejs included) is not counted.',
+      '',
+    );
+    const rows: string[][] = [];
+    for (const s of synth) {
+      const restRt = s.rest.map(realTime);
+      rows.push(
+        [s.format, 'first render of the process', (s.first.audioMs / 1000).toFixed(1), bytes(s.first.bytes), ms(s.first.wallMs), times(realTime(s.first))],
+        [s.format, `median of the next ${s.rest.length}`, (median(s.rest.map((x) => x.audioMs)) / 1000).toFixed(1), bytes(median(s.rest.map((x) => x.bytes))),
+          ms(median(s.rest.map((x) => x.wallMs))), times(median(restRt))],
+        [s.format, `  (min … max of those)`, '', '', `${ms(Math.min(...s.rest.map((x) => x.wallMs)))} … ${ms(Math.max(...s.rest.map((x) => x.wallMs)))}`,
+          `${times(Math.min(...restRt))} … ${times(Math.max(...restRt))}`],
+      );
+    }
+    out.push(table([{ title: 'format' }, { title: 'render' }, { title: 'audio s', ...r }, { title: 'size', ...r }, { title: 'wall ms', ...r }, { title: '× real time', ...r }], rows));
+    out.push(`\nImport of the renderer: ${synth.map((s) => `${s.format} process ${ms(s.importMs)} ms`).join(', ')}.`);
+  }
+}
+
+function inProcessSection(ip: InProcessResult | string, out: string[]): void {
+  if (typeof ip === 'string') {
+    out.push('', heading('3. In-process cost (msw/node)'), `NOT MEASURED: ${ip}`);
+    return;
+  }
+  const trivial = ip.variants[0]!;
   out.push(
     '',
-    heading('2. Cold speech synthesis (no HTTP)'),
-    `createAudioRenderer().render() from dist/, fresh process per format, distinct ~10 s sentences (never cached);`,
-    `"× real time" = audio duration / wall time. Module import (lamejs included) is not counted.`,
+    heading('3. In-process cost (msw/node)'),
+    `msw ${ip.msw}. One setupServer() in a fresh process; sequential fetch() of the model record (${bytes(ip.bodyBytes)}), body read to the end;`,
+    `${int(trivial.requests)} measured requests per variant after a warm-up, in alternating slices. Only the handlers change.`,
+    'Wall µs/req is what a test waits; CPU µs/req (this process, all threads) is less moved by other load on the',
+    'machine (wall well above CPU means the process was waiting for a core), so the goal is judged on it.',
     '',
   );
-  const synthRows: string[][] = [];
-  for (const s of synth) {
-    const restRt = s.rest.map(realTime);
-    synthRows.push(
-      [s.format, 'first render of the process', (s.first.audioMs / 1000).toFixed(1), bytes(s.first.bytes), ms(s.first.wallMs), times(realTime(s.first))],
-      [s.format, `median of the next ${s.rest.length}`, (median(s.rest.map((x) => x.audioMs)) / 1000).toFixed(1), bytes(median(s.rest.map((x) => x.bytes))),
-        ms(median(s.rest.map((x) => x.wallMs))), times(median(restRt))],
-      [s.format, `  (min … max of those)`, '', '', `${ms(Math.min(...s.rest.map((x) => x.wallMs)))} … ${ms(Math.max(...s.rest.map((x) => x.wallMs)))}`,
-        `${times(Math.min(...restRt))} … ${times(Math.max(...restRt))}`],
-    );
-  }
-  out.push(table([{ title: 'format' }, { title: 'render' }, { title: 'audio s', ...r }, { title: 'size', ...r }, { title: 'wall ms', ...r }, { title: '× real time', ...r }], synthRows));
-  out.push(`\nImport of the renderer: ${synth.map((s) => `${s.format} process ${ms(s.importMs)} ms`).join(', ')}.`);
+  out.push(
+    table(
+      [{ title: 'handlers' }, { title: 'requests', ...r }, { title: 'µs/req', ...r }, { title: 'median slice µs/req', ...r }, { title: 'CPU µs/req', ...r },
+        { title: '÷ trivial (µs/req)', ...r }, { title: '÷ trivial (CPU)', ...r }, { title: 'failures', ...r }],
+      ip.variants.map((v, i) => [v.name, int(v.requests), v.wallUsPerReq.toFixed(0), v.sliceMedianUs.toFixed(0), v.cpuUsPerReq.toFixed(0),
+        i === 0 ? '' : ratio(v.wallUsPerReq / trivial.wallUsPerReq), i === 0 ? '' : ratio(v.cpuUsPerReq / trivial.cpuUsPerReq), String(v.failures)]),
+    ),
+  );
+}
 
-  const model = rows.find((row) => row.c.name === 'model lookup');
-  const mp3 = synth.find((s) => s.format === 'mp3');
-  const goalRows: string[][] = [];
-  if (model) {
-    const share = model.mock.rps / model.bare.rps;
-    const { serverCpuUsPerReq: mockUs } = model.mock;
-    const { serverCpuUsPerReq: bareUs } = model.bare;
-    const byCpu = mockUs !== null && bareUs !== null ? ` (by CPU/req: ${percent(bareUs / mockUs)})` : '';
-    goalRows.push([`model lookup ≥ ${percent(GOALS.modelLookupShareOfBare)} of bare req/s`, `${percent(share)}${byCpu}`, verdict(share >= GOALS.modelLookupShareOfBare)]);
+function startSection(start: StartResult, out: string[]): void {
+  const t = start.readyMs;
+  out.push(
+    '',
+    heading('4. CLI start'),
+    `node bin/mockrouter.js --port 0 --host 127.0.0.1 --quiet, ${t.length} times one after the other; spawn() to the ready line on stdout.`,
+    '',
+    `median ${ms(median(t))} ms, min ${ms(Math.min(...t))} ms, max ${ms(Math.max(...t))} ms, first ${ms(t[0]!)} ms (all: ${t.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+}
+
+function memorySection(m: MemoryResult, out: string[]): void {
+  const fmt = (p: { rss: number; peak: number } | null) => (p ? mem(p.rss) : 'n/a (no /proc)');
+  out.push(
+    '',
+    heading('5. Resident memory'),
+    `A fresh CLI server (--quiet --seed 1); ${int(m.requests)} requests over ${config.connections} connections, cycling 1,000 of which:`,
+    `  ${MEMORY_MIX.map((k) => `${k.per1000} ${k.kind}`).join(', ')}.`,
+    'Distinct inputs fill the audio cache past its bounds (1,000 entries, 64 MiB), speech calls fill the generation',
+    'store past its bound (10,000 records), the journal wraps (1,000 entries). RSS from /proc/<pid>/status.',
+    '',
+    table(
+      [{ title: 'when' }, { title: 'VmRSS', ...r }, { title: 'VmHWM (peak)', ...r }],
+      [
+        ['at start (ready + 1 s idle)', fmt(m.atStart), m.atStart ? mem(m.atStart.peak) : ''],
+        [`after ${int(m.requests)} requests`, fmt(m.afterLoad), m.afterLoad ? mem(m.afterLoad.peak) : ''],
+        ['2 s later, idle', fmt(m.settled), m.settled ? mem(m.settled.peak) : ''],
+      ],
+    ),
+    '',
+    `Load: ${int(m.load.rps)} req/s, p50 ${ms(m.load.p50)} ms, p99 ${ms(m.load.p99)} ms, statuses ${[...m.load.statuses].map(([s, n]) => `${int(n)}× ${s}`).join(', ')}, ` +
+      `${m.load.errors} errors, ${m.load.timeouts} timeouts.`,
+    `Bounds afterwards: journal lists ${m.journalEntries} entries; the first speech call's generation record answers ${m.firstGenerationStatus}` +
+      ` (${m.firstGenerationStatus === 404 ? 'evicted, as it should be' : 'NOT evicted'}); the fixture generation answers ${m.fixtureGenerationStatus}.`,
+  );
+}
+
+function goalsSection(res: Results, out: string[]): void {
+  const rows: string[][] = [];
+  const goal = (label: string, measured: string, pass: boolean, factor: number) =>
+    rows.push(Number.isFinite(factor) ? [label, measured, verdict(pass), shortfall(pass, factor)] : [label, 'no requests completed (lengthen BENCH_DURATION)', 'n/a', '']);
+  const http = res.http;
+  const find = (pred: (c: HttpCase) => boolean) => http?.rows.find((row) => pred(row.c));
+  const get = (row: HttpRow | undefined, server: ServerName) => row?.servers.find((s) => s.server === server)?.m;
+  const byCpu = (mock: Measured, other: Measured, fmt: (n: number) => string) =>
+    mock.serverCpuUsPerReq !== null && other.serverCpuUsPerReq !== null ? ` (CPU/req: ${fmt(other.serverCpuUsPerReq / mock.serverCpuUsPerReq)})` : '';
+
+  const model = find((c) => c.kind === 'model');
+  const mock = get(model, 'mockrouter');
+  const aimock = get(model, 'aimock');
+  const bare = get(model, 'bare');
+  if (mock && aimock) {
+    const x = mock.rps / aimock.rps;
+    goal(`model lookup ≥ ${GOALS.modelLookupOverAimock}× aimock req/s`, `${ratio(x)}${byCpu(mock, aimock, ratio)}`, x >= GOALS.modelLookupOverAimock, GOALS.modelLookupOverAimock / x);
   }
+  if (mock && bare) {
+    const x = mock.rps / bare.rps;
+    goal(`model lookup ≥ ${percent(GOALS.modelLookupShareOfBare)} of bare req/s`, `${percent(x)}${byCpu(mock, bare, percent)}`, x >= GOALS.modelLookupShareOfBare, GOALS.modelLookupShareOfBare / x);
+  }
+  for (const row of http?.rows.filter((row) => row.c.kind === 'cached') ?? []) {
+    const m = get(row, 'mockrouter')!;
+    const b = get(row, 'bare')!;
+    const x = m.rps / b.rps;
+    goal(`${row.c.name} ≥ ${percent(GOALS.cachedSpeechShareOfBare)} of bare req/s`, `${percent(x)}${byCpu(m, b, percent)}`, x >= GOALS.cachedSpeechShareOfBare, GOALS.cachedSpeechShareOfBare / x);
+  }
+  const mp3 = res.synth.find((s) => s.format === 'mp3');
+  const rt = GOALS.coldMp3TimesRealTime;
   if (mp3) {
     const first = realTime(mp3.first);
     const warm = median(mp3.rest.map(realTime));
-    goalRows.push(
-      [`cold MP3 synthesis ≥ ${GOALS.coldMp3TimesRealTime}× real time: first render of a process`, times(first), verdict(first >= GOALS.coldMp3TimesRealTime)],
-      [`cold MP3 synthesis ≥ ${GOALS.coldMp3TimesRealTime}× real time: uncached, JIT-warm median`, times(warm), verdict(warm >= GOALS.coldMp3TimesRealTime)],
-    );
+    goal(`cold MP3 ≥ ${rt}× real time: renderer, first render of a process`, times(first), first >= rt, rt / first);
+    goal(`cold MP3 ≥ ${rt}× real time: renderer, JIT-warm median`, times(warm), warm >= rt, rt / warm);
   }
-  out.push('', heading('3. Goals'), '', table([{ title: 'goal' }, { title: 'measured', align: 'right' }, { title: 'result' }], goalRows));
+  for (const row of http?.rows.filter((row) => row.c.kind === 'cold' && row.c.format === 'mp3') ?? []) {
+    const m = get(row, 'mockrouter')!;
+    const x = http!.audioMs[row.c.length!] / m.p50;
+    goal(`cold MP3 ≥ ${rt}× real time: HTTP ${row.c.length}, p50`, times(x), x >= rt, rt / x);
+  }
+  if (typeof res.inProcess === 'string') rows.push(['in-process ≤ 2× a trivial msw handler', 'not measured', 'n/a', '']);
+  else if (res.inProcess) {
+    const [trivial, bareHandlers, attached] = res.inProcess.variants;
+    for (const v of [attached!, bareHandlers!]) {
+      const x = v.cpuUsPerReq / trivial!.cpuUsPerReq;
+      goal(`in-process ≤ ${GOALS.inProcessOverTrivial}× a trivial msw handler (CPU/req): ${v.name}`, `${ratio(x)} (wall: ${ratio(v.wallUsPerReq / trivial!.wallUsPerReq)})`,
+        x <= GOALS.inProcessOverTrivial, x / GOALS.inProcessOverTrivial);
+    }
+  }
+  if (res.start) {
+    const t = res.start.readyMs;
+    const med = median(t);
+    const max = Math.max(...t);
+    goal(`CLI listening ≤ ${GOALS.cliReadyMs} ms after start: median`, `${ms(med)} ms`, med <= GOALS.cliReadyMs, med / GOALS.cliReadyMs);
+    goal(`CLI listening ≤ ${GOALS.cliReadyMs} ms after start: slowest of ${t.length}`, `${ms(max)} ms`, max <= GOALS.cliReadyMs, max / GOALS.cliReadyMs);
+  }
+  if (res.memory?.afterLoad) {
+    const rss = res.memory.afterLoad.rss;
+    const label = `RSS < ${GOALS.rssBytes / 1e6} MB after ${int(res.memory.requests)} mixed requests`;
+    goal(label, mem(rss), rss < GOALS.rssBytes, rss / GOALS.rssBytes);
+  }
+  out.push(
+    '',
+    heading('6. Goals'),
+    'Shortfall: goal ÷ measured for "at least" goals, measured ÷ goal for "at most" goals (how far off, as a factor).',
+    '',
+    table([{ title: 'goal' }, { title: 'measured', ...r }, { title: 'result' }, { title: 'shortfall', ...r }], rows),
+  );
+}
+
+function printReport(res: Results, loadAtStart: number, seconds: number): void {
+  const cpu = cpus();
+  const out: string[] = [
+    `mockrouter bench: Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${process.platform}/${process.arch}`,
+    `1-min load average ${loadAtStart.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (the bench itself adds about 2); ${seconds.toFixed(0)} s in all`,
+    '',
+  ];
+  if (res.http) httpSection(res.http, out);
+  if (res.http || res.synth.length > 0) coldSection(res.http, res.synth, out);
+  if (res.inProcess) inProcessSection(res.inProcess, out);
+  if (res.start) startSection(res.start, out);
+  if (res.memory) memorySection(res.memory, out);
+  goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
-  const rows = await httpBench();
-  const synth = [await synthBench('mp3'), await synthBench('pcm')];
-  progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-  printReport(rows, synth, loadAtStart);
+  const on = (s: Section) => config.sections.has(s);
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null };
+  if (on('http')) res.http = await httpBench();
+  if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
+  if (on('inprocess')) res.inProcess = await inProcessBench();
+  if (on('start')) {
+    progress(`CLI start, ${config.starts} times…`);
+    res.start = await measureStart(config.starts);
+  }
+  if (on('memory')) {
+    progress(`memory: ${int(config.memoryRequests)} mixed requests…`);
+    res.memory = await measureMemory(config.memoryRequests, config.connections);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  progress(`done in ${seconds.toFixed(0)} s\n`);
+  printReport(res, loadAtStart, seconds);
 }
 
 let stopping = false;

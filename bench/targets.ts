@@ -1,6 +1,6 @@
 /**
- * What the HTTP bench hits (the cases) and the servers it hits them on, both as child processes bound to
- * 127.0.0.1 so the load generator (this process) never shares an event loop with a server.
+ * The servers the HTTP bench hits (mockrouter, the bare replay, aimock) and the other child processes, all
+ * bound to 127.0.0.1, so the load generator (this process) never shares an event loop with a server.
  *
  * Every child is registered here and killed by {@link stopAll}, and synchronously (SIGKILL) when this
  * process exits for any reason. A child also exits by itself when this process dies without cleaning up:
@@ -14,34 +14,20 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MOCK_BIN = fileURLToPath(new URL('../bin/mockrouter.js', import.meta.url));
+export const MOCK_BIN = fileURLToPath(new URL('../bin/mockrouter.js', import.meta.url));
+/** aimock's own CLI (the package's `aimock` bin), run with node directly so its pid is the server's. */
+const AIMOCK_CLI = fileURLToPath(new URL('../node_modules/@copilotkit/aimock/dist/aimock-cli.js', import.meta.url));
+/** aimock's config: one chat fixture for `openai/gpt-4o-mini`, so its model list holds that one model. */
+const AIMOCK_CONFIG = fileURLToPath(new URL('./aimock/aimock.json', import.meta.url));
 
-/** One request the HTTP bench sends, the same on both servers. */
-export interface BenchCase {
-  name: string;
+/** One plain request (method, path and query, headers, body). */
+export interface BenchRequest {
   method: 'GET' | 'POST';
   /** Path and query under the origin. */
   path: string;
   headers: Record<string, string>;
   body?: string;
 }
-
-const AUTH = { Authorization: 'Bearer sk-bench' };
-const SENTENCE = 'The quick brown fox jumps over the lazy dog.';
-const speech = (format: 'pcm' | 'mp3'): BenchCase => ({
-  name: `speech ${format} (cached)`,
-  method: 'POST',
-  path: '/api/v1/audio/speech',
-  headers: { ...AUTH, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: SENTENCE, voice: 'alloy', response_format: format }),
-});
-
-export const CASES: readonly BenchCase[] = [
-  { name: 'model lookup', method: 'GET', path: '/api/v1/model/openai/gpt-4o-mini', headers: AUTH },
-  speech('pcm'),
-  speech('mp3'),
-  { name: 'generation lookup', method: 'GET', path: '/api/v1/generation?id=gen-1773480413-MockrouterFixture001', headers: AUTH },
-];
 
 // ---------------------------------------------------------------------------------------------------------
 // Child processes
@@ -54,9 +40,9 @@ process.on('exit', () => {
   for (const child of children) if (!exited(child)) child.kill('SIGKILL');
 });
 
-/** Spawns a registered child; it leaves the registry when it exits. */
-export function spawnChild(args: string[], options: { ipc?: boolean } = {}): ChildProcess {
-  const child = spawn(process.execPath, args, {
+/** Spawns a registered child (`node <args>`); it leaves the registry when it exits. */
+export function spawnChild(args: string[], options: { ipc?: boolean; execArgv?: string[] } = {}): ChildProcess {
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
     env: { ...process.env, NODE_ENV: 'production' },
@@ -110,7 +96,7 @@ export function cpuTimeMs(pid: number | undefined): number | null {
 }
 
 /** Resolves with the first match of `pattern` on the child's stdout; rejects if it exits or times out first. */
-function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+export function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 15_000): Promise<RegExpMatchArray> {
   const output = collect(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => finish(new Error(`${what}: no ready line after ${timeoutMs} ms\n${output.stderr()}`)), timeoutMs);
@@ -136,7 +122,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeout
  * Preloaded into the mock (a `data:` module, so bin/mockrouter.js runs unchanged): exit when the stdin pipe
  * from this process closes, i.e. when this process is gone. Idle otherwise; it costs the server nothing.
  */
-const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent("process.stdin.on('end', () => process.exit(0)).resume();")}`;
+export const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent("process.stdin.on('end', () => process.exit(0)).resume();")}`;
 
 /** A server under test. */
 export interface Target {
@@ -145,10 +131,23 @@ export interface Target {
   child: ChildProcess;
 }
 
-/** Starts the standalone mock as the user would: `node bin/mockrouter.js --port 0 --quiet` (seed 1). */
-export async function startMock(): Promise<Target> {
-  const child = spawnChild(['--import', EXIT_WITH_PARENT, MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--seed', '1', '--quiet']);
+/**
+ * Starts the standalone mock as the user would: `node bin/mockrouter.js --port 0 --quiet` (seed 1, 127.0.0.1).
+ * `execArgv` go to node before the script (e.g. `--cpu-prof`).
+ */
+export async function startMock(execArgv: string[] = []): Promise<Target> {
+  const child = spawnChild([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--seed', '1', '--quiet'], { execArgv: ['--import', EXIT_WITH_PARENT, ...execArgv] });
   const match = await waitForLine(child, /mockrouter listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/, 'mockrouter');
+  return { origin: match[1]!, child };
+}
+
+/**
+ * Starts `@copilotkit/aimock` as its README says (`aimock --config <file> --port 0`), on 127.0.0.1, with
+ * bench/aimock/aimock.json: logging off, one chat fixture for `openai/gpt-4o-mini`.
+ */
+export async function startAimock(): Promise<Target> {
+  const child = spawnChild([AIMOCK_CLI, '--config', AIMOCK_CONFIG, '--port', '0', '--host', '127.0.0.1'], { execArgv: ['--import', EXIT_WITH_PARENT] });
+  const match = await waitForLine(child, /aimock server listening on (http:\/\/127\.0\.0\.1:\d+)/, 'aimock');
   return { origin: match[1]!, child };
 }
 
@@ -162,27 +161,38 @@ export interface Recorded {
   chunkSize: number | null;
 }
 
+/** A {@link Recorded} as sent over IPC (body in base64). */
+export type WireRecorded = Omit<Recorded, 'body'> & { body: string };
+
 /** Messages between this process and bench/bare-server.ts. */
 export type BareMessage =
   | { type: 'ready'; port: number }
-  | { type: 'serve'; status: number; headers: string[]; body: string; chunkSize: number | null }
+  | { type: 'serve'; response: WireRecorded; routes?: Record<string, WireRecorded> }
   | { type: 'serving' };
 
-/** The bare `node:http` server (bench/bare-server.ts), plus a way to change the response it replays. */
+/** The bare `node:http` server (bench/bare-server.ts), plus a way to change the responses it replays. */
 export interface BareTarget extends Target {
-  serve(response: Recorded): Promise<void>;
+  /**
+   * Replays `response`; with `routes`, a request whose `X-Bench-Case` header names a route gets that route's
+   * response instead.
+   */
+  serve(response: Recorded, routes?: Record<string, Recorded>): Promise<void>;
 }
 
-export async function startBare(): Promise<BareTarget> {
-  const child = spawnChild(['--import', 'tsx', fileURLToPath(new URL('./bare-server.ts', import.meta.url))], { ipc: true });
+const toWire = (r: Recorded): WireRecorded => ({ ...r, body: r.body.toString('base64') });
+
+/** Starts bench/bare-server.ts; `execArgv` go to node before the script (e.g. `--cpu-prof`). */
+export async function startBare(execArgv: string[] = []): Promise<BareTarget> {
+  const child = spawnChild([fileURLToPath(new URL('./bare-server.ts', import.meta.url))], { ipc: true, execArgv: ['--import', 'tsx', ...execArgv] });
   const output = collect(child);
   const ready = await nextMessage(child, 'ready', output.stderr);
   return {
     origin: `http://127.0.0.1:${ready.port}`,
     child,
-    async serve(response) {
+    async serve(response, routes) {
       const reply = nextMessage(child, 'serving', output.stderr);
-      child.send({ type: 'serve', ...response, body: response.body.toString('base64') } satisfies BareMessage);
+      const wireRoutes = routes === undefined ? undefined : Object.fromEntries(Object.entries(routes).map(([key, r]) => [key, toWire(r)]));
+      child.send({ type: 'serve', response: toWire(response), ...(wireRoutes ? { routes: wireRoutes } : {}) } satisfies BareMessage);
       await reply;
     },
   };

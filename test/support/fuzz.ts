@@ -18,6 +18,7 @@
  * default 500), `FUZZ_SEED` (default fixed), `FUZZ_STRICT=1` (fail on the known issues too, see
  * {@link KnownIssues}), `FUZZ_PROFILE=1` (time spent per generator branch).
  */
+import { MSW_MAJOR } from './modes.js';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect as connectTcp } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -995,7 +996,12 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   if (status !== undefined) {
     const t = status.trim();
     const code = Number(t);
-    if (/^\d{3}$/.test(t) && code >= 400 && code <= 599) return only(`X-Mock-Status ${code}`, code);
+    if (/^\d{3}$/.test(t) && code >= 400 && code <= 599) {
+      // fetch (undici) refuses some statuses itself: 407 (proxy authentication) becomes a network error, and
+      // under msw 3, which replays mocked responses through a socket, so does 421. The mock sent them.
+      if (mode === 'msw' && (code === 407 || (code === 421 && MSW_MAJOR >= 3))) e.networkError = true;
+      return only(`X-Mock-Status ${code}`, code);
+    }
     return only('invalid X-Mock-Status', 400);
   }
   const scenario = headerOf(req, 'x-mock-scenario')?.trim();

@@ -1,0 +1,111 @@
+/**
+ * The CLI's start time and the standalone server's resident memory under a long mixed load.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { memoryLoad, speechRequest, GENERATION_LOOKUP } from './cases.js';
+import { capture, combine, run, type Measured } from './load.js';
+import { EXIT_WITH_PARENT, MOCK_BIN, spawnChild, startMock, stopChild, waitForLine } from './targets.js';
+
+export interface StartResult {
+  /** Spawn to the ready line on stdout, ms, in order. */
+  readyMs: number[];
+}
+
+/**
+ * Spawns `node bin/mockrouter.js --port 0 --quiet` (plus `--host 127.0.0.1`, its default) `times` times, one
+ * after the other, and times each from `spawn()` to the ready line on its stdout. Each is stopped before the
+ * next starts. Like the other servers it preloads the tiny exit-with-parent module (a `data:` URL, about a
+ * millisecond), so none is left behind if the bench is killed mid-start.
+ */
+export async function measureStart(times: number): Promise<StartResult> {
+  const readyMs: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const child = spawnChild([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--quiet'], { execArgv: ['--import', EXIT_WITH_PARENT] });
+    await waitForLine(child, /mockrouter listening on http:\/\/127\.0\.0\.1:\d+/, 'mockrouter');
+    readyMs.push(performance.now() - started);
+    await stopChild(child);
+  }
+  return { readyMs };
+}
+
+/** Memory of a process from `/proc/<pid>/status`, bytes; `null` without procfs. */
+export interface ProcMemory {
+  /** Resident set size now (`VmRSS`). */
+  rss: number;
+  /** Peak resident set size so far (`VmHWM`). */
+  peak: number;
+}
+
+export function procMemory(pid: number | undefined): ProcMemory | null {
+  if (pid === undefined) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(/^(\w+):\s+(\d+) kB$/m.exec(status.split('\n').find((line) => line.startsWith(`${field}:`)) ?? '')?.[2]);
+    const rss = kib('VmRSS');
+    const peak = kib('VmHWM');
+    return Number.isFinite(rss) && Number.isFinite(peak) ? { rss: rss * 1024, peak: peak * 1024 } : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface MemoryResult {
+  requests: number;
+  /** After the ready line and one second idle. */
+  atStart: ProcMemory | null;
+  /** Right after the last response. */
+  afterLoad: ProcMemory | null;
+  /** Two seconds later, idle. */
+  settled: ProcMemory | null;
+  load: Measured;
+  /** Journal entries the admin API lists afterwards (bound: 1000). */
+  journalEntries: number;
+  /** Status of a lookup, afterwards, of the first speech call's generation record (404 once evicted). */
+  firstGenerationStatus: number;
+  /** Status of the fixture generation lookup afterwards (fixtures are never evicted). */
+  fixtureGenerationStatus: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the CLI server, reads its RSS, sends `requests` requests of the memory mix ({@link memoryLoad}) over
+ * `connections` connections, and reads its RSS again; checks that the journal and the generation store stayed
+ * bounded.
+ */
+export async function measureMemory(requests: number, connections: number): Promise<MemoryResult> {
+  const mock = await startMock();
+  try {
+    await sleep(1000);
+    const atStart = procMemory(mock.child.pid);
+    const firstSpeech = await capture(mock.origin, speechRequest('pcm', 'sentence', 0));
+    const firstId = firstSpeech.headers[firstSpeech.headers.findIndex((h) => h.toLowerCase() === 'x-generation-id') + 1];
+    if (firstSpeech.status !== 200 || !firstId) throw new Error(`memory run: first speech call answered ${firstSpeech.status}`);
+
+    const slice = await run(mock, memoryLoad(), connections, { amount: requests }, true, 60);
+    const afterLoad = procMemory(mock.child.pid);
+    await sleep(2000);
+    const settled = procMemory(mock.child.pid);
+
+    const journal = await capture(mock.origin, { method: 'GET', path: '/__mock/requests', headers: {} });
+    const journalEntries = (JSON.parse(journal.body.toString()) as { requests: unknown[] }).requests.length;
+    const auth = GENERATION_LOOKUP.headers;
+    const firstGeneration = await capture(mock.origin, { method: 'GET', path: `/api/v1/generation?id=${firstId}`, headers: auth });
+    const fixtureGeneration = await capture(mock.origin, GENERATION_LOOKUP);
+    return {
+      requests,
+      atStart,
+      afterLoad,
+      settled,
+      load: combine([slice]),
+      journalEntries,
+      firstGenerationStatus: firstGeneration.status,
+      fixtureGenerationStatus: fixtureGeneration.status,
+    };
+  } finally {
+    await stopChild(mock.child);
+  }
+}
