@@ -74,7 +74,7 @@ try {
     generationDelayMs: flags.generationDelay,
     admin: flags.admin,
     ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
-    logger: flags.quiet ? undefined : createLogger(),
+    logger: flags.quiet ? undefined : await createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
   if (bindsAllInterfaces(flags.host)) {

@@ -6,8 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import type * as z from 'zod';
+
+let yamlModule: typeof Yaml | undefined;
+
+/** The `yaml` package, loaded on first use (it costs ~35 ms of start-up, and most runs read no YAML). */
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /**
  * A file given by the user is missing, unreadable, not JSON/YAML, or does not match its schema.
@@ -97,6 +106,7 @@ export function parseConfigText(file: string, text: string, ErrorClass: ConfigEr
       throw new ErrorClass(file, location, `invalid JSON: ${errorText(err)}`);
     }
   }
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   const [error] = doc.errors;
@@ -109,6 +119,7 @@ export function parseConfigText(file: string, text: string, ErrorClass: ConfigEr
 
 /** Line and column of the first syntax error YAML finds in `text`, or `undefined`. */
 function yamlErrorLocation(text: string): string | undefined {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const [error] = parseDocument(text, { prettyErrors: false, lineCounter: lines }).errors;
   if (!error) return undefined;

@@ -64,7 +64,7 @@ export interface GatewayOptions {
   generationDelayMs?: number | 'realistic';
   /** How many speech-call generation records to keep (oldest evicted first). Default 10,000. */
   maxGenerations?: number;
-  /** Bound of the audio cache, in bytes. Default 64 MiB. */
+  /** Bound of the audio cache, in bytes. Default 24 MiB. */
   audioCacheBytes?: number;
   /** Folders of extra scenario files (JSON or YAML), loaded beside the built-ins. */
   scenarios?: string | readonly string[];
@@ -151,7 +151,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     serial: 0,
   };
   const dirs = options.scenarios === undefined ? [] : typeof options.scenarios === 'string' ? [options.scenarios] : options.scenarios;
-  const registry = loadScenarioRegistry(dirs);
+  // User folders are read now, so a bad file fails at start-up; the built-ins alone are read on first use.
+  const registry = dirs.length > 0 ? loadScenarioRegistry(dirs) : () => loadScenarioRegistry([]);
   const scenarios = new ScenarioEngine(registry, seed);
   if (options.scenario !== undefined) {
     scenarios.setInitial(

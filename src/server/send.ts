@@ -27,11 +27,11 @@ export function sendResult(reply: FastifyReply, result: CoreResponse): void {
     return;
   }
   const socket = raw.req.socket;
-  const exchange: Exchange = { done: false, timer: undefined, stop: undefined, closed: new AbortController() };
+  const exchange: Exchange = { done: false, timer: undefined, stop: undefined, closed: undefined };
   const finish = () => {
     if (exchange.done) return;
     exchange.done = true;
-    exchange.closed.abort();
+    exchange.closed?.abort();
     raw.off('close', finish);
     socket.off('close', finish);
     clearTimeout(exchange.timer);
@@ -51,8 +51,8 @@ interface Exchange {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stops the body's iterator (set while streaming). */
   stop: (() => void) | undefined;
-  /** Aborted when the exchange ends, so a wait for `drain` never outlives the connection. */
-  closed: AbortController;
+  /** Aborted when the exchange ends, so a wait for `drain` never outlives the connection; made on first wait. */
+  closed: AbortController | undefined;
 }
 
 /** Reason phrases Node lacks: the edge network's 524 and the provider's 529. */
@@ -95,7 +95,10 @@ async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>
       if (gone()) return;
       if (done) break;
       // Respect backpressure so a slow client never makes us buffer the whole body.
-      if (!raw.write(value)) await once(raw, 'drain', { signal: exchange?.closed.signal }).catch(() => undefined);
+      if (!raw.write(value)) {
+        if (exchange) exchange.closed ??= new AbortController();
+        await once(raw, 'drain', { signal: exchange?.closed?.signal }).catch(() => undefined);
+      }
     }
     raw.end();
   } catch {

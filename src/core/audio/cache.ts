@@ -4,8 +4,8 @@
  * cost a map lookup instead of a synthesis + MP3 encode.
  */
 
-/** Default byte budget: 64 MiB. */
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** Default byte budget: 24 MiB (about 4 minutes of PCM, or 50 minutes of MP3). */
+export const DEFAULT_CACHE_MAX_BYTES = 24 * 1024 * 1024;
 
 /** Default entry budget. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 1000;
@@ -13,7 +13,7 @@ export const DEFAULT_CACHE_MAX_ENTRIES = 1000;
 /**
  * Limits and sizing for {@link LruCache}.
  *
- * - `maxBytes`: total size budget in bytes (≥ 0; default 64 MiB). An entry
+ * - `maxBytes`: total size budget in bytes (≥ 0; default 24 MiB). An entry
  *   larger than this on its own is never stored.
  * - `maxEntries`: entry budget (≥ 0; default 1000). 0 disables caching.
  * - `sizeOf`: size of one entry in bytes (key included if you want to count

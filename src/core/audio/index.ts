@@ -54,7 +54,7 @@ export interface RenderedAudio {
 
 /**
  * Cache limits for {@link createAudioRenderer}: `maxCacheBytes` (default
- * 64 MiB; counts audio bytes plus 2 bytes per key character) and
+ * 24 MiB; counts audio bytes plus 2 bytes per key character) and
  * `maxCacheEntries` (default 1000; 0 disables caching).
  */
 export interface AudioRendererOptions {

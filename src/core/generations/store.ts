@@ -26,15 +26,16 @@ export interface GenerationStore {
 
 /** A record with its response body, serialised once when stored. */
 export interface StoredGeneration {
-  record: GenerationRecord;
-  /** `{"data":<record>}` as JSON text. */
+  /** The record's id. */
+  id: string;
+  /** `{"data":<record>}` as JSON text: the only copy kept, so a record costs its JSON size once. */
   body: string;
   /** When the record becomes readable, epoch ms (`-Infinity` for fixtures). */
   readyAt: number;
 }
 
 function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration {
-  return { record, body: JSON.stringify({ data: record }), readyAt };
+  return { id: record.id, body: JSON.stringify({ data: record }), readyAt };
 }
 
 /**

@@ -80,19 +80,26 @@ function statusScenario(status: number): Scenario {
  * The scenario state of one gateway: the registry, the default scenario, and the per-session counters.
  */
 export class ScenarioEngine {
-  readonly #registry: Map<string, LoadedScenario>;
+  readonly #load: () => Map<string, LoadedScenario>;
+  #loaded: Map<string, LoadedScenario> | undefined;
   readonly #seed: number;
   #initial: Scenario | null = null;
   #default: Scenario | null = null;
   readonly #counters = new Map<string, number>();
 
   /**
-   * @param registry the loaded scenarios by name.
+   * @param registry the loaded scenarios by name, or a function that loads them on first use (so a start-up that
+   *   needs no scenario does not read the built-in files).
    * @param seed seeds `probability` draws and delay jitter.
    */
-  constructor(registry: Map<string, LoadedScenario>, seed: number) {
-    this.#registry = registry;
+  constructor(registry: Map<string, LoadedScenario> | (() => Map<string, LoadedScenario>), seed: number) {
+    this.#load = typeof registry === 'function' ? registry : () => registry;
     this.#seed = seed;
+  }
+
+  get #registry(): Map<string, LoadedScenario> {
+    this.#loaded ??= this.#load();
+    return this.#loaded;
   }
 
   /** Sets the default scenario at start (`--scenario`, option `scenario`); {@link reset} returns to it. */
