@@ -383,7 +383,7 @@ function memorySection(m: MemoryResult, out: string[]): void {
     heading('5. Resident memory'),
     `A fresh CLI server (--quiet --seed 1); ${int(m.requests)} requests over ${config.connections} connections, cycling 1,000 of which:`,
     `  ${MEMORY_MIX.map((k) => `${k.per1000} ${k.kind}`).join(', ')}.`,
-    'Distinct inputs fill the audio cache past its bounds (1,000 entries, 64 MiB), speech calls fill the generation',
+    'Distinct inputs fill the audio cache past its bounds (1,000 entries, 24 MiB by default), speech calls fill the generation',
     'store past its bound (10,000 records), the journal wraps (1,000 entries). RSS from /proc/<pid>/status.',
     '',
     table(
