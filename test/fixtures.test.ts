@@ -175,6 +175,10 @@ describe('generations.json', () => {
 });
 
 describe('loadFixtures', () => {
+  it('validates the package fixtures with the full schemas and cross-checks (the runtime trusts them)', () => {
+    expect(loadFixtures(DEFAULT_FIXTURES_DIR)).toEqual(loadFixtures());
+  });
+
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

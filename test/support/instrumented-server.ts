@@ -63,10 +63,18 @@ function openTcpConnections(): number | null {
   return count;
 }
 
-/** Active handles, requests and timers by type, keys sorted (so two reports compare as JSON). */
+/**
+ * Transient requests that come and go on their own (a pending fs read, a DNS lookup): not handles the server
+ * holds, so they are left out of the comparison (a baseline taken during one would never match).
+ */
+const TRANSIENT = new Set(['FSReqPromise', 'FSReqCallback', 'GetAddrInfoReqWrap', 'FileHandleCloseReq', 'StatWatcher']);
+
+/** Long-lived handles (sockets, servers, timers) by type, keys sorted (so two reports compare as JSON). */
 function handleCounts(): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo().sort()) counts[type] = (counts[type] ?? 0) + 1;
+  for (const type of process.getActiveResourcesInfo().sort()) {
+    if (!TRANSIENT.has(type)) counts[type] = (counts[type] ?? 0) + 1;
+  }
   return counts;
 }
 
