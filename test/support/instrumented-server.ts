@@ -64,16 +64,17 @@ function openTcpConnections(): number | null {
 }
 
 /**
- * Transient requests that come and go on their own (a pending fs read, a DNS lookup): not handles the server
- * holds, so they are left out of the comparison (a baseline taken during one would never match).
+ * The resources a leak would show up in: sockets, servers, timers. Requests that come and go on their own (a
+ * pending fs read, a socket close or shutdown in progress) are left out: a baseline taken during one would never
+ * match again.
  */
-const TRANSIENT = new Set(['FSReqPromise', 'FSReqCallback', 'GetAddrInfoReqWrap', 'FileHandleCloseReq', 'StatWatcher']);
+const LONG_LIVED = new Set(['TCPSocketWrap', 'TCPServerWrap', 'PipeWrap', 'Timeout', 'Immediate', 'TTYWrap']);
 
-/** Long-lived handles (sockets, servers, timers) by type, keys sorted (so two reports compare as JSON). */
+/** Long-lived handles by type, keys sorted (so two reports compare as JSON). */
 function handleCounts(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo().sort()) {
-    if (!TRANSIENT.has(type)) counts[type] = (counts[type] ?? 0) + 1;
+    if (LONG_LIVED.has(type)) counts[type] = (counts[type] ?? 0) + 1;
   }
   return counts;
 }
