@@ -59,6 +59,13 @@ export interface Account {
   readonly rateLimit: RateLimit | undefined;
 }
 
+/** Bound of the per-key state kept (accounts, rate-limit windows); the oldest entry goes past it. */
+const MAX_TRACKED = 100_000;
+
+function evictOldest(map: Map<string, unknown>): void {
+  if (map.size > MAX_TRACKED) map.delete(map.keys().next().value as string);
+}
+
 interface Window {
   start: number;
   count: number;
@@ -110,8 +117,8 @@ export class Accounts {
     const entry = this.#entries ? this.#entries.get(key) : { key };
     if (!entry) throw new GatewayError(401, { message: 'User not found.' });
     account = { key, userId: entry.user_id ?? userIdFor(sessionKey(key)), credits: entry.credits ?? null, rateLimit: entry.rate_limit };
-    if (this.#accounts.size > 100_000) this.#accounts.clear();
     this.#accounts.set(key, account);
+    evictOldest(this.#accounts);
     return account;
   }
 
@@ -127,8 +134,9 @@ export class Accounts {
     let window = this.#windows.get(scope);
     if (!window || nowMs >= window.start + intervalMs || nowMs < window.start) {
       window = { start: nowMs, count: 0 };
-      if (this.#windows.size > 100_000) this.#windows.clear();
+      this.#windows.delete(scope);
       this.#windows.set(scope, window);
+      evictOldest(this.#windows);
     }
     if (window.count < limit.requests) {
       window.count++;

@@ -19,7 +19,7 @@ import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/st
 import { createIdSequence } from './ids.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, redactHeaders } from './journal.js';
 import { getGeneration } from './operations/generation.js';
-import { getModel } from './operations/model.js';
+import { getModel, modelIdOf } from './operations/model.js';
 import { createSpeech } from './operations/speech.js';
 import { header, jsonBodyOrUndefined } from './request.js';
 import { matchRoute, type RouteMatch } from './routes.js';
@@ -176,15 +176,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   }
 
   function facts(request: CoreRequest, route: RouteMatch): RequestFacts {
-    if (route.operation === 'model') {
-      let model: string | undefined;
-      try {
-        model = `${decodeURIComponent(route.author)}/${decodeURIComponent(route.slug)}`;
-      } catch {
-        model = undefined;
-      }
-      return { operation: 'model', model };
-    }
+    if (route.operation === 'model') return { operation: 'model', model: modelIdOf(route.author, route.slug) };
     return {
       operation: route.operation,
       speechBody: () => {

@@ -27,7 +27,7 @@
  */
 
 import { SAMPLE_RATE } from './format.js';
-import { combineSeeds, createPrng, hashString, mixSeed } from './prng.js';
+import { combineSeeds, createPrng, hashString, mixSeed } from '../prng.js';
 import type { SynthesisRequest } from './synthesize.js';
 import { VOWEL_CLASSES, normaliseVoice, voiceFundamentalHz } from './voice.js';
 

@@ -13,7 +13,7 @@
  */
 
 import { SAMPLE_RATE } from './format.js';
-import { hashString } from './prng.js';
+import { hashString } from '../prng.js';
 
 /** Lowest voice fundamental in Hz (ladder step 0). */
 export const MIN_VOICE_HZ = 90;

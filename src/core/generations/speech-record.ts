@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.js';
 import type { ResolvedModel } from '../catalog/index.js';
 import type { GenerationRecord } from '../fixtures/index.js';
 import { unitFloat } from '../ids.js';
+import { hashString } from '../prng.js';
 import type { CoreRequest } from '../types.js';
 
 /** What {@link buildSpeechGeneration} needs to know about the call. */
@@ -38,10 +39,8 @@ export const REALISTIC_READINESS_MS = { min: 500, max: 2000 } as const;
 /** How long after its creation the record `id` becomes readable, ms (see `GatewayContext.generationDelay`). */
 export function readinessDelay(ctx: GatewayContext, id: string): number {
   if (ctx.generationDelay !== 'realistic') return ctx.generationDelay;
-  let h = 0;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
   const { min, max } = REALISTIC_READINESS_MS;
-  return min + Math.floor(unitFloat(ctx.seed ^ h, 1) * (max - min + 1));
+  return min + Math.floor(unitFloat(ctx.seed ^ hashString(id), 1) * (max - min + 1));
 }
 
 /** Speech providers stream faster than real time; the record's `generation_time` assumes this factor. */

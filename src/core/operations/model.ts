@@ -9,11 +9,17 @@ import type { CoreResponse } from '../types.js';
 
 const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
 
-function decode(segment: string): string {
+/**
+ * The model id of a lookup path: `author/slug` from the raw segments, percent-decoded (the official SDK sends
+ * `gpt-4o%3Afree`; facts file, "Path parameters arrive percent-encoded").
+ *
+ * @returns the id, or `undefined` when a segment is not valid percent-encoding.
+ */
+export function modelIdOf(author: string, slug: string): string | undefined {
   try {
-    return decodeURIComponent(segment);
+    return `${decodeURIComponent(author)}/${decodeURIComponent(slug)}`;
   } catch {
-    throw new GatewayError(400, { message: `Invalid model path: "${segment}" is not valid percent-encoding` });
+    return undefined;
   }
 }
 
@@ -25,7 +31,10 @@ function decode(segment: string): string {
  * @throws {GatewayError} 404 `Model <id> not found` for an unknown model; 400 for broken percent-encoding.
  */
 export function getModel(ctx: GatewayContext, author: string, slug: string): CoreResponse {
-  const id = `${decode(author)}/${decode(slug)}`;
+  const id = modelIdOf(author, slug);
+  if (id === undefined) {
+    throw new GatewayError(400, { message: `Invalid model path: "${author}/${slug}" is not valid percent-encoding` });
+  }
   const body = ctx.catalog.body(id);
   if (body === undefined) throw new GatewayError(404, { message: `Model ${id} not found` });
   return { status: 200, headers: { ...JSON_HEADERS }, body };

@@ -7,6 +7,7 @@
 import { ChunkedBody } from '../body.js';
 import { errorResponse } from '../errors.js';
 import { hash32 } from '../ids.js';
+import { hashString } from '../prng.js';
 import { StreamCut, type CoreBody, type CoreResponse } from '../types.js';
 import type { AppliedRule } from './engine.js';
 import type { Rule } from './schema.js';
@@ -31,8 +32,7 @@ export function rateLimitHeaders(limit: number, remaining: number, resetMs: numb
 /** A `user_` id of 27 alphanumerics derived from the session (the real 402 carries one). */
 export function userIdFor(session: string): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  let h = 0;
-  for (let i = 0; i < session.length; i++) h = Math.imul(h ^ session.charCodeAt(i), 0x01000193) >>> 0;
+  const h = hashString(session);
   let out = 'user_';
   for (let i = 0; i < 27; i++) out += alphabet[hash32(h, i) % alphabet.length];
   return out;

@@ -6,6 +6,7 @@
  */
 import { GatewayError } from '../errors.js';
 import { hash32 } from '../ids.js';
+import { hashString } from '../prng.js';
 import type { Operation } from '../routes.js';
 import { parseScenario, type LoadedScenario } from './load.js';
 import type { Rule, Scenario } from './schema.js';
@@ -43,12 +44,6 @@ const MAX_COUNTERS = 100_000;
 
 function ruleName(rule: Rule, index: number): string {
   return rule.name ?? `rule-${index + 1}`;
-}
-
-function stringHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 function matches(rule: Rule, facts: RequestFacts): boolean {
@@ -182,9 +177,10 @@ export class ScenarioEngine {
       if (this.#counters.size >= MAX_COUNTERS && seen === 0) this.#counters.delete(this.#counters.keys().next().value as string);
       this.#counters.set(key, seen + 1);
       if (rule.times !== undefined && seen >= rule.times) continue;
-      const draw = hash32(this.#seed ^ stringHash(key), seen) / 0x1_0000_0000;
+      const keyHash = hashString(key);
+      const draw = hash32(this.#seed ^ keyHash, seen) / 0x1_0000_0000;
       if (rule.probability !== undefined && draw >= rule.probability) continue;
-      return { scenario: scenario.name, ruleName: ruleName(rule, index), rule, draw: hash32(this.#seed, stringHash(key) + seen) };
+      return { scenario: scenario.name, ruleName: ruleName(rule, index), rule, draw: hash32(this.#seed, keyHash + seen) };
     }
     return undefined;
   }

@@ -1,9 +1,9 @@
 /**
- * Small deterministic pseudo-random helpers for the audio synthesizer.
+ * Small deterministic pseudo-random helpers for the whole simulator: the audio synthesizer, scenario draws,
+ * derived user ids and readiness delays.
  *
- * Nothing here is cryptographic: these exist so that the same speech request
- * (input, voice, speed, seed) always yields byte-identical audio, on every
- * platform and Node version (only 32-bit integer arithmetic is used).
+ * Nothing here is cryptographic: these exist so that the same requests and seed always yield byte-identical
+ * responses, on every platform and Node version (only 32-bit integer arithmetic is used).
  */
 
 /**
