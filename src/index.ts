@@ -15,6 +15,7 @@
 import type { HttpHandler } from 'msw';
 import { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
+import { assertMswCompatible } from './msw/compat.js';
 import { createHandlers } from './msw/handlers.js';
 import type { Journal } from './core/journal.js';
 import type { ScenarioDefinition } from './core/scenarios/schema.js';
@@ -59,9 +60,11 @@ export interface MockRouter {
  * Creates an in-process mock gateway.
  *
  * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files;
- *   {@link ScenarioError} for invalid scenario files; {@link GatewayError} for an unknown `scenario` name.
+ *   {@link ScenarioError} for invalid scenario files; {@link GatewayError} for an unknown `scenario` name;
+ *   `MswCompatibilityError` (src/msw/compat.ts) when the installed msw cannot run on this Node.js (msw 3 before 22.12).
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
+  assertMswCompatible();
   const gateway = createGateway(options);
   return {
     handlers: createHandlers(gateway),

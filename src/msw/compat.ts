@@ -1,0 +1,77 @@
+/**
+ * Which msw runs on which Node.js: msw 3 declares `"engines": { "node": ">=22.12.0" }` in its package.json and
+ * calls `Promise.withResolvers` (Node.js 22+) while it handles a request, so on an older Node.js the in-process
+ * handlers fail on the first request with `Promise.withResolvers is not a function`. `createMockRouter`
+ * (src/index.ts) checks first and fails at once with {@link MswCompatibilityError}, naming the versions.
+ *
+ * @module
+ */
+import { createRequire } from 'node:module';
+
+/** The oldest Node.js msw 3 runs on, from msw 3's `engines.node` (`>=22.12.0`), as `[major, minor]`. */
+export const MSW3_MIN_NODE: readonly [number, number] = [22, 12];
+
+/** msw's version cannot run on this Node.js; the message names both versions and what is needed. */
+export class MswCompatibilityError extends Error {
+  override name = 'MswCompatibilityError';
+}
+
+/** `[major, minor]` of a version string such as `20.19.4`, `v22.12.0` or `3.0.0-beta.1`; `undefined` if not one. */
+function majorMinor(version: string): [number, number] | undefined {
+  const match = /^v?(\d+)\.(\d+)/.exec(version.trim());
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+/**
+ * Why this msw cannot run on this Node.js, as one sentence, or `undefined` when it can (or either version is
+ * unknown or unparsable: then nothing is claimed). Pure: the versions come in as strings.
+ *
+ * @param versions.node the running Node.js version (`process.versions.node`, e.g. `20.19.4`; a leading `v` is
+ *   accepted).
+ * @param versions.msw the installed msw version (its package.json `version`, e.g. `3.0.5`), or `undefined` when
+ *   msw is not installed.
+ * @example mswCompatibilityProblem({ node: '20.19.4', msw: '3.0.5' }) // 'msw 3.0.5 needs Node.js 22.12 or newer ...'
+ */
+export function mswCompatibilityProblem(versions: { node: string; msw: string | undefined }): string | undefined {
+  if (versions.msw === undefined) return undefined;
+  const msw = majorMinor(versions.msw);
+  const node = majorMinor(versions.node);
+  if (msw === undefined || node === undefined || msw[0] < 3) return undefined;
+  const [needMajor, needMinor] = MSW3_MIN_NODE;
+  if (node[0] > needMajor || (node[0] === needMajor && node[1] >= needMinor)) return undefined;
+  return (
+    `msw ${versions.msw} needs Node.js ${needMajor}.${needMinor} or newer, but this is Node.js ${versions.node.replace(/^v/, '')} ` +
+    `(msw 3 fails there with "Promise.withResolvers is not a function"). ` +
+    `Run Node.js ${needMajor}.${needMinor}+ (what mockrouter supports), or install msw 2 (npm i -D msw@^2.12).`
+  );
+}
+
+let installedMsw: { version: string | undefined } | undefined;
+
+/**
+ * The version of the msw that the handlers import (resolved from this file, as `import 'msw'` is), read once
+ * from its package.json; `undefined` when msw is not installed or its package.json cannot be read.
+ */
+export function installedMswVersion(): string | undefined {
+  if (installedMsw === undefined) {
+    try {
+      const pkg = createRequire(import.meta.url)('msw/package.json') as { version?: unknown };
+      installedMsw = { version: typeof pkg.version === 'string' ? pkg.version : undefined };
+    } catch {
+      installedMsw = { version: undefined };
+    }
+  }
+  return installedMsw.version;
+}
+
+/**
+ * Checks that the installed msw runs on the running Node.js ({@link mswCompatibilityProblem} with
+ * `process.versions.node` and {@link installedMswVersion}).
+ *
+ * @throws {MswCompatibilityError} when it cannot (msw 3 on Node.js older than 22.12), naming both versions and
+ *   what is needed.
+ */
+export function assertMswCompatible(): void {
+  const problem = mswCompatibilityProblem({ node: process.versions.node, msw: installedMswVersion() });
+  if (problem !== undefined) throw new MswCompatibilityError(problem);
+}
