@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
@@ -100,5 +101,20 @@ describe('mockrouter CLI', () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
     for (const flag of ['--port', '--host', '--seed', '--fixtures', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+  });
+
+  it.each(['--version', '-V'])('prints the package version with %s, and nothing else', async (flag) => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    const cli = run([flag]);
+    expect(await cli.exit).toBe(0);
+    expect(cli.stdout()).toBe(`${version}\n`);
+    expect(cli.stderr()).toBe('');
+  });
+
+  it('lists --version in --help', async () => {
+    const cli = run(['--help']);
+    expect(await cli.exit).toBe(0);
+    expect(cli.stdout()).toMatch(/-V, --version +show the version/);
   });
 });
