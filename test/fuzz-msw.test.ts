@@ -1,19 +1,24 @@
 /**
  * Property-based fuzzing of the in-process mode (msw `setupServer` with the handlers): ≥ 10,000 generated
  * requests per operation (`FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides). Every answer must be a
- * documented success or a well-formed envelope (see `support/fuzz.ts` for the oracle and the reference model).
+ * documented success or a well-formed envelope (see `support/fuzz/oracle.ts` for the oracle and
+ * `support/fuzz/reference-model.ts` for the reference model).
  *
  * The standalone server has its own file: while `setupServer` listens, its handlers would also answer requests
  * meant for a server on another origin.
  *
- * The `bug:` tests at the end pin down, with minimal inputs, what the properties found; they fail until fixed
- * (the properties count those symptoms instead of stopping on them; `FUZZ_STRICT=1` makes them fail too).
+ * The `regression:` tests at the end pin down, with minimal inputs, bugs the properties found and that were fixed
+ * (the properties fail on them too, but only when the generators happen to reach them).
  */
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
 import fc from 'fast-check';
-import { GenerationIds, PROPERTY_TIMEOUT_MS, RUNS, SEED, fetchTransport, fuzz, generationRequest, modelRequest, primeGenerations, speechRequest } from './support/fuzz.js';
+import { generationRequest, modelRequest, speechRequest } from './support/fuzz/arbitraries.js';
+import { GenerationIds } from './support/fuzz/fixtures.js';
+import { fuzz, primeGenerations } from './support/fuzz/run.js';
+import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, RUNS, SEED } from './support/fuzz/settings.js';
+import { fetchTransport } from './support/fuzz/transports.js';
 
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);
@@ -68,11 +73,11 @@ describe('fuzz (msw)', () => {
     expect(rejections).toEqual([]);
   });
 
-  describe('bugs found by the fuzzer (msw)', () => {
-    it('bug: a path with broken percent-encoding gets msw\u2019s 500 with a URIError stack, not the envelope', async () => {
+  describe('regressions (msw)', () => {
+    it('regression: a path with broken percent-encoding gets the envelope, not msw\u2019s 500 with a URIError stack', async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom('/api/v1/audio/%2', '/api/v1/model/openai/%zz', '/api/v1/model/openai/gpt-4o%E2%82', '/api/v1/generation%'), async (path) => {
-          const res = await fetch(`https://openrouter.ai${path}`, { headers: { Authorization: 'Bearer sk-bug' }, signal: AbortSignal.timeout(5_000) });
+          const res = await fetch(`${MSW_ORIGIN}${path}`, { headers: { Authorization: 'Bearer sk-bug' }, signal: AbortSignal.timeout(5_000) });
           const body = await res.text();
           expect(res.status).not.toBe(500);
           expect(res.headers.get('content-type')).toBe('application/json');
@@ -82,9 +87,16 @@ describe('fuzz (msw)', () => {
       );
     });
 
-    it('bug: a HEAD request is answered with the GET body', async () => {
-      const res = await fetch('https://openrouter.ai/api/v1/model/openai/gpt-4o', { method: 'HEAD', headers: { Authorization: 'Bearer sk-bug' }, signal: AbortSignal.timeout(5_000) });
+    it('regression: a HEAD request is answered without the GET body', async () => {
+      const res = await fetch(`${MSW_ORIGIN}/api/v1/model/openai/gpt-4o`, { method: 'HEAD', headers: { Authorization: 'Bearer sk-bug' }, signal: AbortSignal.timeout(5_000) });
       expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBe(0);
+    });
+
+    it('regression: a HEAD request that gets an error is answered without the envelope\u2019s body', async () => {
+      const res = await fetch(`${MSW_ORIGIN}/api/v1/model/openai/no-such-model`, { method: 'HEAD', headers: { Authorization: 'Bearer sk-bug' }, signal: AbortSignal.timeout(5_000) });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/json');
       expect((await res.arrayBuffer()).byteLength).toBe(0);
     });
   });

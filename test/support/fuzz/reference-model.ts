@@ -1,0 +1,227 @@
+/**
+ * The reference model: from the gateway's documented behaviour (README "What it simulates" and "Testing failure
+ * paths"; the operations `createAudioSpeech`, `getModel`, `getGeneration`) and what the fixtures and scenario
+ * files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
+ * the simulator with an independent statement of the same rules.
+ *
+ * @module
+ */
+import { MAX_BODY_BYTES } from '../../../src/core/request.js';
+import { MSW_MAJOR } from '../modes.js';
+import { answeredModelId, knownModelIds, speechModelOf, type GenerationIds } from './fixtures.js';
+import { isObject, short, type FuzzRequest, type FuzzedOperation } from './request.js';
+import { scenarioEffect, type RawAnswer } from './scenarios.js';
+import type { Seen } from './transports.js';
+
+/** The answers a request may get, and what a 200 must carry. */
+export interface Expectation {
+  /** Statuses the answer may have. Empty when no answer is expected (a dropped connection). */
+  statuses: Set<number>;
+  /** A network error (no answer) is acceptable. */
+  networkError: boolean;
+  /** Raw answers (not the envelope) a scenario may give, e.g. `edge-timeout-html`'s HTML 524 page. */
+  raw: RawAnswer[];
+  /** A 200 speech body may be cut (a scenario's `audio.truncate`, e.g. `truncated-audio`). */
+  truncatedAudio: boolean;
+  /** Why: the steps of the model, for failure messages. */
+  why: string[];
+  /** For a speech 200: the format, the input's length in code points and the speed, for the audio's length. */
+  speech?: { format: 'mp3' | 'pcm'; characters: number; speed: number } | undefined;
+  /** For a model 200: the id `data.id` must have. */
+  modelId?: string | undefined;
+  /** For a generation 200: the id `data.id` must have. */
+  generationId?: string | undefined;
+}
+
+/** All values of header `name` (case-insensitive), joined by `, ` as both HTTP stacks join repeated headers. */
+function headerOf(req: FuzzRequest, name: string): string | undefined {
+  const values = req.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v.replace(/^[\t ]+|[\t ]+$/g, ''));
+  return values.length === 0 ? undefined : values.join(', ');
+}
+
+/** The documented rule: `Authorization: Bearer <key>` with a non-empty key (case-insensitive scheme, trimmed). */
+function hasBearerKey(req: FuzzRequest): boolean {
+  const value = headerOf(req, 'authorization');
+  if (value === undefined) return false;
+  const match = /^Bearer[ \t]+(.*)$/i.exec(value.trim());
+  return !!match && match[1]!.trim() !== '';
+}
+
+type Route = { operation: Exclude<FuzzedOperation, 'model'>; method: 'POST' | 'GET' } | { operation: 'model'; method: 'GET'; author: string; slug: string };
+
+/** The documented routes: `/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`, `/api/v1/generation` (one trailing slash allowed). */
+function route(path: string): Route | undefined {
+  if (!path.startsWith('/api/v1')) return undefined;
+  let rest = path.slice('/api/v1'.length);
+  if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1);
+  if (rest === '/audio/speech') return { operation: 'speech', method: 'POST' };
+  if (rest === '/generation') return { operation: 'generation', method: 'GET' };
+  const m = /^\/model\/([^/]+)\/([^/]+)$/.exec(rest);
+  return m ? { operation: 'model', method: 'GET', author: m[1]!, slug: m[2]! } : undefined;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The documented outcome of a speech body (README "Speech"): statuses, and the audio a 200 carries. */
+function speechOutcome(body: Uint8Array | undefined, why: string[]): Pick<Expectation, 'statuses' | 'speech'> {
+  const no = (status: number, reason: string) => {
+    why.push(reason);
+    return { statuses: new Set([status]) };
+  };
+  if (body && body.byteLength > MAX_BODY_BYTES) return no(413, 'body over 1 MiB');
+  if (!body || body.byteLength === 0) return no(400, 'no body');
+  let value: unknown;
+  try {
+    value = JSON.parse(strictUtf8.decode(body));
+  } catch {
+    return no(400, 'not UTF-8 JSON');
+  }
+  if (!isObject(value)) return no(400, 'not a JSON object');
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+  const opt = (key: string, ok: (v: unknown) => boolean) => !Object.hasOwn(value, key) || ok((value as Record<string, unknown>)[key]);
+  if (!str(value.model) || !str(value.input) || !str(value.voice)) return no(400, 'model, input, voice: non-empty strings');
+  if (!opt('response_format', (v) => v === 'mp3' || v === 'pcm')) return no(400, 'response_format: mp3 or pcm');
+  if (!opt('speed', (v) => typeof v === 'number' && Number.isFinite(v))) return no(400, 'speed: a finite number');
+  if (!opt('provider', (v) => isObject(v) && (!Object.hasOwn(v, 'options') || isObject(v.options)))) return no(400, 'provider: an object, options an object');
+  if (!opt('session_id', (v) => typeof v === 'string') || !opt('user', (v) => typeof v === 'string')) return no(400, 'session_id, user: strings');
+  const found = speechModelOf(value.model as string);
+  if (found === undefined) return no(400, 'unknown model');
+  if (found === 'not-speech') return no(400, 'not a speech model');
+  const { model, variant } = found;
+  const format = ((value.response_format as string | undefined) ?? 'pcm') as 'mp3' | 'pcm';
+  if (!model.voices.includes(value.voice as string)) return no(400, 'voice not supported by the model');
+  if (!model.formats.includes(format)) return no(400, 'format not supported by the model');
+  const characters = [...(value.input as string)].length;
+  if (characters > model.maxChars) return no(400, 'input over the model limit');
+  let speed = 1;
+  if (model.speed && Object.hasOwn(value, 'speed')) {
+    speed = value.speed as number;
+    if (speed < 0.25 || speed > 4) return no(400, 'speed out of 0.25..4');
+  }
+  why.push(variant === 'free' ? 'valid speech, :free (20 a minute)' : 'valid speech');
+  return { statuses: new Set(variant === 'free' ? [200, 429] : [200]), speech: { format, characters, speed } };
+}
+
+/** The documented outcome of the operation itself (no scenario). */
+function operationOutcome(req: FuzzRequest, r: Route, seen: Seen, known: GenerationIds, why: string[]): Omit<Expectation, 'networkError' | 'raw' | 'truncatedAudio' | 'why'> {
+  if (r.operation === 'speech') return speechOutcome(req.body, why);
+  if (r.operation === 'model') {
+    let id: string;
+    try {
+      id = `${decodeURIComponent(r.author)}/${decodeURIComponent(r.slug)}`;
+    } catch {
+      why.push('broken percent-encoding in the model path');
+      return { statuses: new Set([400]) };
+    }
+    if (knownModelIds.has(id)) {
+      why.push(`known model ${id}`);
+      return { statuses: new Set([200]), modelId: answeredModelId(id) };
+    }
+    why.push(`unknown model ${JSON.stringify(short(id, 60))}`);
+    return { statuses: new Set([404]) };
+  }
+  const id = new URLSearchParams(seen.query).get('id');
+  if (!id) {
+    why.push('id missing or empty');
+    return { statuses: new Set([400]) };
+  }
+  if (known.ids.has(id)) {
+    why.push('known generation');
+    return { statuses: new Set([200]), generationId: id };
+  }
+  why.push('unknown generation');
+  return { statuses: new Set([404]) };
+}
+
+/** Bytes of the request line and headers, roughly as they go on the wire (with what the client adds). */
+function headBytes(req: FuzzRequest, seen: Seen): number {
+  return req.method.length + seen.path.length + seen.query.length + 200 + req.headers.reduce((n, [name, value]) => n + name.length + Buffer.byteLength(value, 'latin1') + 4, 0);
+}
+
+/** Node's default limit on the request line and headers (`--max-http-header-size`), bytes. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * What the gateway may answer, from its documented pipeline: route (404) → method (405) → bearer key (401) →
+ * `X-Mock-Status` / `X-Mock-Scenario` (400 when invalid) → the scenario's rules (`scenarios.ts`) or the
+ * operation. In `server` mode Node's and fastify's HTTP layer come first (431 for a head over 16 KiB, 400 for a
+ * path that does not decode, 413 for a body over 1 MiB).
+ *
+ * @param seen what the transport delivers of the URL (`Transport.seen`).
+ * @param known the generation records there are, for `getGeneration`.
+ */
+export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', known: GenerationIds): Expectation {
+  const why: string[] = [];
+  const e: Expectation = { statuses: new Set(), networkError: false, raw: [], truncatedAudio: false, why };
+  /** The answer is one of `statuses`, because of `reason`. */
+  const only = (reason: string, ...statuses: number[]) => {
+    why.push(reason);
+    for (const s of statuses) e.statuses.add(s);
+    return e;
+  };
+  if (mode === 'server') {
+    // The standalone server's HTTP layer answers before the gateway: headers over Node's limit (431), a path
+    // that is not valid percent-encoded UTF-8 (400, fastify's router), a body over the limit (413, unread).
+    const head = headBytes(req, seen);
+    if (head > MAX_HEADER_BYTES + 600) return only('request head over 16 KiB', 431);
+    if (head > MAX_HEADER_BYTES - 600) only('request head near 16 KiB', 431);
+    if (!decodes(seen.path.split('#')[0]!)) return only('path (before any #) is not valid percent-encoded UTF-8', 400);
+    if (req.body && req.body.byteLength > MAX_BODY_BYTES) return only('body over 1 MiB', 413);
+  }
+  if (mode === 'msw' && !seen.path.startsWith('/api/v1/')) {
+    // Outside the gateway's base the handlers leave requests alone (onUnhandledRequest: error).
+    why.push('outside /api/v1/: unhandled in-process');
+    e.networkError = true;
+  }
+  const r = route(seen.path);
+  if (!r) return only('no route', 404);
+  const method = req.method === 'HEAD' && r.method === 'GET' ? 'GET' : req.method;
+  if (method !== r.method) return only('wrong method', 405);
+  if (!hasBearerKey(req)) return only('no bearer key', 401);
+  const status = headerOf(req, 'x-mock-status');
+  if (status !== undefined) {
+    const t = status.trim();
+    const code = Number(t);
+    if (/^\d{3}$/.test(t) && code >= 400 && code <= 599) {
+      // fetch (undici) refuses some statuses itself: 407 (proxy authentication) becomes a network error, and
+      // under msw 3, which replays mocked responses through a socket, so does 421. The mock sent them.
+      if (mode === 'msw' && (code === 407 || (code === 421 && MSW_MAJOR >= 3))) e.networkError = true;
+      return only(`X-Mock-Status ${code}`, code);
+    }
+    return only('invalid X-Mock-Status', 400);
+  }
+  const scenario = headerOf(req, 'x-mock-scenario')?.trim();
+  const normal = () => {
+    const outcome = operationOutcome(req, r, seen, known, why);
+    for (const s of outcome.statuses) e.statuses.add(s);
+    e.speech = outcome.speech;
+    e.modelId = outcome.modelId;
+    e.generationId = outcome.generationId;
+    return e;
+  };
+  if (scenario === undefined) return normal();
+  const effect = scenarioEffect(scenario, r.operation);
+  if (!effect) return only(`unknown scenario ${JSON.stringify(scenario)}`, 400);
+  why.push(`scenario ${scenario}`);
+  for (const status of effect.statuses) e.statuses.add(status);
+  for (const raw of effect.raw) e.statuses.add(raw.status);
+  e.raw = effect.raw;
+  if (effect.reset) {
+    why.push('may drop the connection');
+    e.networkError = true;
+  }
+  e.truncatedAudio = effect.truncatedAudio;
+  if (effect.normal) return normal();
+  why.push(`its answers ${[...e.statuses].join('|') || 'none'}`);
+  return e;
+}
+
+/** Whether `decodeURIComponent` accepts the whole path (msw's route matching and fastify's router decode it). */
+export function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
