@@ -6,14 +6,17 @@
  *   `npm test` builds first).
  * - `examples/express/app.ts` is started on a free port and answers the three operations through express.
  * - `examples/ci/against-standalone.sh` runs with bash and curl against `bin/mockrouter.js`, and fails when the
- *   port belongs to another server.
+ *   port belongs to another server; with its default launcher (`npx mockrouter`) it runs twice in a row on one
+ *   port, so it stops node and not only npm.
  * - `examples/ci/client.py` (stdlib only) retries an overloaded standalone server, checked through the journal.
  *
  * And the README shows each file exactly: every code block of a recipe section is a file of `examples/`, named in a
  * link just above it, so the two cannot drift apart.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -28,6 +31,8 @@ const path = (relative: string): string => new URL(relative, ROOT).pathname;
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 const AUTH = { Authorization: 'Bearer sk-example' };
+/** The repository of package.json's `repository`: README links into it work on the registry page too. */
+const REPOSITORY = 'https://github.com/mockrouter/mockrouter';
 
 /** Why `command` cannot run here (not installed), or `undefined`. */
 function missing(command: string): string | undefined {
@@ -37,14 +42,15 @@ function missing(command: string): string | undefined {
 const NO_SHELL = missing('bash') ?? missing('curl');
 const NO_PYTHON = missing('python3');
 
-/** Runs a program to its end: exit code and output. */
+/** Runs a program to its end (in `cwd`, default this process's; `undefined` in `env` removes a variable): exit code and output. */
 function run(
   file: string,
   args: string[],
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(file, args, { env: { ...process.env, ...env }, cwd, timeout: 30_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
       resolve({ code, stdout, stderr });
     });
@@ -109,12 +115,28 @@ describe('README recipes are the files of examples/', () => {
       expect(end, `unclosed code block at "${lines[i]}"`).toBeGreaterThan(i);
       const caption = paragraphBefore(lines, i);
       const link = [...caption.matchAll(/\[`(examples\/[^`]+)`\]\(([^)]+)\)/g)].at(-1);
-      if (link) expect(link[2], 'the link points at the file it names').toBe(link[1]);
+      if (link) expect(link[2], 'the link points at the file it names').toBe(`${REPOSITORY}/blob/main/${link[1]}`);
       found.push({ file: link?.[1], text: lines.slice(i + 1, end).join('\n') + '\n' });
       i = end;
     }
     return found;
   }
+
+  it('links only absolute URLs (they work on the registry page), and those into the repository name its files', () => {
+    const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8')) as { repository: { url: string }; homepage: string };
+    expect(pkg.repository.url).toBe(`git+${REPOSITORY}.git`);
+    expect(pkg.homepage).toBe(`${REPOSITORY}#readme`);
+    const targets = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(target, 'a link of README.md').toMatch(/^(https?:\/\/|#)/);
+    const inRepository = targets.filter((t) => t.startsWith(`${REPOSITORY}/`));
+    expect(inRepository).toContain(`${REPOSITORY}/tree/main/examples`);
+    for (const target of inRepository) {
+      const file = /^\/(?:blob|tree)\/main\/(.+)$/.exec(target.slice(REPOSITORY.length))?.[1];
+      expect(file, `${target}: a blob/main or tree/main URL`).toBeDefined();
+      expect(existsSync(path(file!)), `${target}: ${file} exists in this repository`).toBe(true);
+    }
+  });
 
   for (const [title, files] of Object.entries(RECIPES)) {
     it(`"${title}" shows ${files.join(' and ')}, byte for byte`, () => {
@@ -190,6 +212,28 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/ci/against-standalone.sh${NO_S
     );
     expect(await refused(port)).toBe(true);
   });
+
+  it('with its default launcher, `npx mockrouter`, twice in a row on one port: each run stops node too', async () => {
+    // A project that has mockrouter installed, as a user's has: node_modules/mockrouter is this repository, and
+    // node_modules/.bin/mockrouter its bin. npx then runs node as a child of npm (offline: never the registry).
+    const project = mkdtempSync(join(tmpdir(), 'mockrouter-npx-'));
+    try {
+      writeFileSync(join(project, 'package.json'), '{ "name": "ci-project", "private": true }\n');
+      mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(path('.').replace(/\/$/, ''), join(project, 'node_modules', 'mockrouter'), 'dir');
+      symlinkSync('../mockrouter/bin/mockrouter.js', join(project, 'node_modules', '.bin', 'mockrouter'));
+      const port = await freePort();
+      for (const round of [1, 2]) {
+        const env = { PORT: String(port), MOCKROUTER: undefined, npm_config_offline: 'true' };
+        const { code, stdout, stderr } = await run('bash', [SCRIPT], env, project);
+        expect({ round, code, stderr }).toEqual({ round, code: 0, stderr: '' });
+        expect(stdout).toMatch(/^speech while overloaded: 529 Provider returned error\n[^]*\njournal: 1 request answered 529\n$/);
+        expect(await refused(port), `round ${round}: nothing listens on ${port} afterwards`).toBe(true);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('fails when another server holds the port, even one that answers the health check', async () => {
     const other = createHttpServer((_req, res) => res.end('{"status":"ok"}')).listen(0, '127.0.0.1');

@@ -12,9 +12,21 @@ MODEL='openai/gpt-4o-mini-tts-2025-12-15'
 SPEECH="{\"model\":\"$MODEL\",\"input\":\"Hello from CI.\",\"voice\":\"alloy\",\"response_format\":\"mp3\"}"
 TMP=$(mktemp -d)
 
+# The server runs in a process group of its own (set -m), and stopping it stops the whole group: `npx mockrouter`
+# runs node as a child of npm, so killing $! alone would stop npm and leave node holding the port.
+set -m
 $MOCKROUTER --port "$PORT" --scenario provider-overloaded --quiet >"$TMP/server.log" 2>&1 &
 MOCK_PID=$!
-trap 'kill "$MOCK_PID" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+set +m
+stop_mockrouter() {
+  kill -TERM -- "-$MOCK_PID" 2>/dev/null || return 0
+  for _ in $(seq 100); do # up to 10 s until nothing answers on the port any more
+    curl -s -o /dev/null --max-time 1 "$ORIGIN/__mock/health" || return 0
+    sleep 0.1
+  done
+  kill -KILL -- "-$MOCK_PID" 2>/dev/null || true
+}
+trap 'stop_mockrouter; rm -rf "$TMP"' EXIT
 
 # Ready when this server printed its ready line (not another one on the port) and answers its health check.
 for _ in $(seq 300); do # up to 30 s
@@ -67,5 +79,4 @@ curl -sSf "$ORIGIN/__mock/requests?status=529" -o "$TMP/body"
 check 'b.requests.length === 1 && b.requests[0].path === "/api/v1/audio/speech"'
 echo "journal: 1 request answered 529"
 
-kill "$MOCK_PID"
-wait "$MOCK_PID" || true
+stop_mockrouter
