@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Compatibility run: the test suite again on Node 22 with msw 3, the newest versions users may have.
-# Node 22 comes from the npm `node` package (into a temporary folder); msw 3 is installed with --no-save,
-# so package.json and package-lock.json stay as they are (checked below). msw is put back afterwards.
+# Compatibility runs: the test suite again on each supported Node.js major (22 and 24, from the npm `node`
+# package, into a temporary folder), first with the locked msw 2, then with msw 3 where msw 3 runs on that
+# Node.js (the rule of src/msw/compat.ts, read from dist/, which `npm test` built). At most four runs.
+# msw 3 is installed with --no-save, so package.json and package-lock.json stay as they are (checked below);
+# the locked msw is put back afterwards, whatever happens. Needs dist/ built (run after `npm test`).
+# Env: COMPAT_NODES (default "22 24"), FUZZ_RUNS (default 2000), LOAD_SECONDS (default 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,11 +16,44 @@ restore() {
 }
 trap restore EXIT
 
-npm install --prefix "$tools" --no-save --no-package-lock --no-audit --no-fund --loglevel=error node@22 >/dev/null
-node22="$tools/node_modules/.bin/node"
-npm install --no-save --no-audit --no-fund --loglevel=error msw@3 >/dev/null
-git diff --exit-code --quiet -- package.json package-lock.json || { echo "ci-compat: the lock file changed" >&2; exit 1; }
+lock_unchanged() {
+  git diff --exit-code --quiet -- package.json package-lock.json || { echo "ci-compat: the lock file changed" >&2; exit 1; }
+}
 
-echo "ci-compat: Node $("$node22" --version), msw $("$node22" -p "require('msw/package.json').version")"
-# The property-based and load tests already ran at full size on Node 20; here they run smaller.
-FUZZ_RUNS=2000 LOAD_SECONDS=4 MOCKROUTER_COMPAT=node22-msw3 "$node22" node_modules/vitest/vitest.mjs run
+# The property-based and load tests already ran at full size in `npm test`; here they run smaller.
+export FUZZ_RUNS="${FUZZ_RUNS:-2000}" LOAD_SECONDS="${LOAD_SECONDS:-4}"
+
+# node_for MAJOR: installs that Node.js major from the npm `node` package; prints the path of its binary.
+node_for() {
+  npm install --prefix "$tools/node$1" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node@$1" >/dev/null
+  echo "$tools/node$1/node_modules/.bin/node"
+}
+
+# suite NODE: the whole suite on that Node.js, which is also the `node` of every process the tests start (the CI
+# recipe's npx and node -e included), with the msw installed now. Prints the combination's header line first.
+suite() {
+  local node=$1 msw started
+  msw=$("$node" -p "require('msw/package.json').version")
+  echo "ci-compat: Node $("$node" --version), msw $msw (FUZZ_RUNS=$FUZZ_RUNS, LOAD_SECONDS=$LOAD_SECONDS)"
+  started=$SECONDS
+  PATH="$(dirname "$node"):$PATH" MOCKROUTER_COMPAT="node$("$node" -p 'process.versions.node')-msw$msw" \
+    "$node" node_modules/vitest/vitest.mjs run
+  echo "ci-compat: Node $("$node" --version), msw $msw: passed in $((SECONDS - started)) s"
+}
+
+nodes=()
+for major in ${COMPAT_NODES:-22 24}; do nodes+=("$(node_for "$major")"); done
+
+for node in "${nodes[@]}"; do suite "$node"; done
+
+npm install --no-save --no-audit --no-fund --loglevel=error msw@3 >/dev/null
+lock_unchanged
+for node in "${nodes[@]}"; do
+  problem=$("$node" --input-type=module -e "
+    const { mswCompatibilityProblem } = await import('./dist/msw/compat.js');
+    const msw = (await import('msw/package.json', { with: { type: 'json' } })).default.version;
+    console.log(mswCompatibilityProblem({ node: process.versions.node, msw }) ?? '')")
+  if [ -n "$problem" ]; then echo "ci-compat: skipped: $problem"; continue; fi
+  suite "$node"
+done
+lock_unchanged
