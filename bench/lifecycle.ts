@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { memoryLoad, speechRequest, GENERATION_LOOKUP } from './cases.js';
 import { capture, combine, run, type Measured } from './load.js';
@@ -11,15 +12,30 @@ import { EXIT_WITH_PARENT, MOCK_BIN, spawnChild, startMock, stopChild, waitForLi
 export interface StartResult {
   /** Spawn to the ready line on stdout, ms, in order. */
   readyMs: number[];
+  /** Spawn to exit of `node -e 0` (Node.js's own start, the floor of any CLI), ms, in order, as many times. */
+  nodeMs: number[];
 }
 
 /**
  * Spawns `node bin/mockrouter.js --port 0 --quiet` (plus `--host 127.0.0.1`, its default) `times` times, one
  * after the other, and times each from `spawn()` to the ready line on its stdout. Each is stopped before the
  * next starts. Like the other servers it preloads the tiny exit-with-parent module (a `data:` URL, about a
- * millisecond), so none is left behind if the bench is killed mid-start.
+ * millisecond), so none is left behind if the bench is killed mid-start. Before them, `node -e 0` runs as
+ * many times (spawn to exit), the part of each start that is Node.js's own.
+ *
+ * @param times how many starts of each (the bench's default: 10, `BENCH_STARTS`).
+ * @returns the times in ms, in run order ({@link StartResult}).
+ * @throws {Error} when `node -e 0` fails or a start prints no ready line (see `waitForLine`).
  */
 export async function measureStart(times: number): Promise<StartResult> {
+  const nodeMs: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const child = spawnChild(['-e', '0']);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
+    nodeMs.push(performance.now() - started);
+  }
   const readyMs: number[] = [];
   for (let i = 0; i < times; i++) {
     const started = performance.now();
@@ -28,7 +44,7 @@ export async function measureStart(times: number): Promise<StartResult> {
     readyMs.push(performance.now() - started);
     await stopChild(child);
   }
-  return { readyMs };
+  return { readyMs, nodeMs };
 }
 
 /** Memory of a process from `/proc/<pid>/status`, bytes; `null` without procfs. */

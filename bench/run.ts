@@ -373,6 +373,7 @@ function startSection(start: StartResult, out: string[]): void {
     `node bin/mockrouter.js --port 0 --host 127.0.0.1 --quiet, ${t.length} times one after the other; spawn() to the ready line on stdout.`,
     '',
     `median ${ms(median(t))} ms, min ${ms(Math.min(...t))} ms, max ${ms(Math.max(...t))} ms, first ${ms(t[0]!)} ms (all: ${t.map((x) => x.toFixed(0)).join(', ')})`,
+    `beside it, node -e 0 (spawn to exit), ${start.nodeMs.length} times: median ${ms(median(start.nodeMs))} ms, min ${ms(Math.min(...start.nodeMs))} ms, max ${ms(Math.max(...start.nodeMs))} ms; mockrouter's own share of the median: ${ms(median(t) - median(start.nodeMs))} ms`,
   );
 }
 
