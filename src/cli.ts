@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from './core/config-file.js';
-import { GatewayError } from './core/errors.js';
+import { OptionsError } from './core/options.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
@@ -19,6 +19,18 @@ function integer(min: number, max: number) {
     return n;
   };
 }
+
+/** The flag that sets each option of `startServer`, for messages about an invalid option. */
+const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
+  scenario: '--scenario',
+  clock: '--clock',
+  generationDelayMs: '--generation-delay',
+  seed: '--seed',
+  fixtures: '--fixtures',
+  scenarios: '--scenarios',
+  keys: '--keys',
+  journalSize: '--journal-size',
+};
 
 const program = new Command()
   .name('mockrouter')
@@ -99,7 +111,7 @@ try {
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) fail(e.message);
-  if (e instanceof GatewayError) fail(e.message.replace(/^scenario: /, '--scenario: ').replace(/^clock: /, '--clock: '));
+  if (e instanceof OptionsError) fail(`${FLAG_OF_OPTION[e.option] ?? e.option}: ${e.problem}`);
   if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') fail(`cannot bind host ${flags.host} (${e.code})`);
   if (e.code === 'EACCES') fail(`no permission to listen on port ${flags.port} of ${flags.host}`);

@@ -60,7 +60,8 @@ export interface MockRouter {
  * Creates an in-process mock gateway.
  *
  * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files;
- *   {@link ScenarioError} for invalid scenario files; {@link GatewayError} for an unknown `scenario` name;
+ *   {@link ScenarioError} for invalid scenario files; {@link KeysError} for an invalid keys file or list;
+ *   {@link OptionsError} for an unknown `scenario` name or a bad `clock` or `generationDelayMs`;
  *   `MswCompatibilityError` (src/msw/compat.ts) when the installed msw cannot run on this Node.js (msw 3 before 22.12).
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
@@ -83,6 +84,9 @@ export { Journal, type JournalEntry, type JournalFilter } from './core/journal.j
 export { ScenarioError } from './core/scenarios/load.js';
 export { FixtureError } from './core/fixtures/index.js';
 export { ConfigFileError } from './core/config-file.js';
+export { KeysError } from './core/accounts.js';
+export { OptionsError } from './core/options.js';
+export type { Clock } from './core/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';
 export { attachToServer, type MswServerEvents } from './msw/attach.js';

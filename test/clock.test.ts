@@ -1,7 +1,7 @@
 /**
  * The clock: record `created_at`, the unix seconds in generation ids and the journal's times follow it.
  * `clock` (`--clock <ISO time>`) freezes it; `POST /__mock/clock` with `{"advance_ms": N}` or
- * `{"now": "<ISO time>"}` moves it (in-process: `gateway.context.clock.advance/set`); in-process an option takes
+ * `{"now": "<ISO time>"}` moves it (in-process: `gateway.clock.advance/set`); in-process an option takes
  * a `now()` function. Bad bodies to `/__mock/clock` are 400 envelopes naming the field.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -40,10 +40,10 @@ async function move(mode: Mode, mock: RunningMode, body: { advance_ms: number } 
   if (origin) {
     const { res, body: state } = await postClock(origin, body);
     expect(res.status).toBe(200);
-    const nowMs = mock.gateway.context.clock.now();
+    const nowMs = mock.gateway.clock.now();
     expect(state).toEqual({ now: new Date(nowMs).toISOString().replace('Z', '+00:00'), now_ms: nowMs, frozen: true });
-  } else if ('advance_ms' in body) mock.gateway.context.clock.advance(body.advance_ms);
-  else mock.gateway.context.clock.set(Date.parse(body.now));
+  } else if ('advance_ms' in body) mock.gateway.clock.advance(body.advance_ms);
+  else mock.gateway.clock.set(Date.parse(body.now));
 }
 
 describe.each(modes)('frozen clock ($name)', (mode) => {
@@ -90,9 +90,9 @@ describe('in-process now() option', () => {
     expect(record(first)).toBe(expected(t).createdAt);
 
     t += 5_000;
-    mock.gateway.context.clock.advance(60_000);
-    expect(mock.gateway.context.clock.frozen).toBe(false);
-    expect(mock.gateway.context.clock.now()).toBe(t + 60_000);
+    mock.gateway.clock.advance(60_000);
+    expect(mock.gateway.clock.frozen).toBe(false);
+    expect(mock.gateway.clock.now()).toBe(t + 60_000);
     const second = mock.gateway.handle({
       method: 'POST',
       path: '/api/v1/audio/speech',
@@ -102,7 +102,7 @@ describe('in-process now() option', () => {
     }).headers['X-Generation-Id']!;
     expect(second.startsWith(`gen-tts-${Math.floor((t + 60_000) / 1000)}-`)).toBe(true);
     expect(record(second)).toBe(expected(t + 60_000).createdAt);
-    expect(() => mock.gateway.context.clock.advance(-1)).toThrow(RangeError);
+    expect(() => mock.gateway.clock.advance(-1)).toThrow(RangeError);
   });
 
   it.each(['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z'])('rejects clock option %j', (clock) => {
@@ -118,7 +118,7 @@ describe('admin clock API (standalone)', () => {
     origin = adminOrigin(serverMode, mock)!;
   });
   afterAll(() => mock.stop());
-  beforeEach(() => mock.gateway.context.clock.set(T0));
+  beforeEach(() => mock.gateway.clock.set(T0));
 
   it('GET /__mock/clock reports the frozen time', async () => {
     const res = await fetch(`${origin}/__mock/clock`);
@@ -143,7 +143,7 @@ describe('admin clock API (standalone)', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect((envelope as Envelope).error.code).toBe(400);
     expect((envelope as Envelope).error.message).toMatch(message);
-    expect(mock.gateway.context.clock.now()).toBe(T0);
+    expect(mock.gateway.clock.now()).toBe(T0);
   });
 
   // The field is there but of the wrong type: the message should name it, as the speech validator does
@@ -156,7 +156,7 @@ describe('admin clock API (standalone)', () => {
     const { res, body: envelope } = await postClock(origin, body);
     expect(res.status).toBe(400);
     expect((envelope as Envelope).error.message).toMatch(message);
-    expect(mock.gateway.context.clock.now()).toBe(T0);
+    expect(mock.gateway.clock.now()).toBe(T0);
   });
 
   // An impossible calendar date is not a time: Date.parse rolls 2026-02-30 over to March 2.
@@ -164,7 +164,7 @@ describe('admin clock API (standalone)', () => {
     const { res, body: envelope } = await postClock(origin, { now });
     expect(res.status).toBe(400);
     expect((envelope as Envelope).error.message).toMatch(/^now: /);
-    expect(mock.gateway.context.clock.now()).toBe(T0);
+    expect(mock.gateway.clock.now()).toBe(T0);
   });
 
   it('a running clock (no --clock) moves by advance_ms and keeps running', async () => {

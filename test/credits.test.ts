@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../src/core/gateway.js';
+import { contextOf, createGateway } from '../src/core/gateway.js';
 import { createMockRouter } from '../src/index.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, runCli, speech, type Cli } from './support/stateful.js';
@@ -113,7 +113,7 @@ describe.each(modes)('credits ($name)', (mode) => {
       expect(record.total_cost).toBeCloseTo([...INPUT].length * price, 15);
       expect(record.usage).toBe(record.total_cost);
     }
-    const balance = mock.gateway.context.accounts.authenticate({ authorization: 'Bearer sk-three' }).credits!;
+    const balance = contextOf(mock.gateway).accounts.authenticate({ authorization: 'Bearer sk-three' }).credits!;
     expect(sum(data.map((r) => r.total_cost))).toBeCloseTo(credit - balance, 12);
     expect(balance).toBeCloseTo(0, 12);
     // Only the three paid calls left records.
@@ -149,7 +149,7 @@ describe.each(modes)('credits ($name)', (mode) => {
       expect(record.total_cost).toBe(0);
       expect(record.usage).toBe(0);
     }
-    expect(mock.gateway.context.accounts.authenticate({ authorization: `Bearer ${key}` }).credits).toBeCloseTo(price, 15);
+    expect(contextOf(mock.gateway).accounts.authenticate({ authorization: `Bearer ${key}` }).credits).toBeCloseTo(price, 15);
     // The credit is intact: one paid character fits, then nothing does.
     expect((await speech(mock.baseUrl, { model: MODEL, input: 'a', voice: VOICE }, key)).res.status).toBe(200);
     expect((await speech(mock.baseUrl, { model: MODEL, input: 'a', voice: VOICE }, key)).res.status).toBe(402);

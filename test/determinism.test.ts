@@ -118,7 +118,7 @@ async function run(mode: Mode): Promise<Run> {
   try {
     for (const step of STEPS) {
       if ('advance' in step) {
-        mock.gateway.context.clock.advance(step.advance);
+        mock.gateway.clock.advance(step.advance);
         continue;
       }
       const key = 'key' in step && step.key ? step.key : 'sk-det';

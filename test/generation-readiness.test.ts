@@ -107,7 +107,7 @@ async function speech(baseUrl: string, input: string, model = TTS, voice = 'allo
  * the call's time) with lookups; the clock is put back afterwards.
  */
 function measureDelay(gateway: Gateway, id: string, max = 5000): number {
-  const clock = gateway.context.clock;
+  const clock = gateway.clock;
   const created = clock.now();
   const status = (offset: number) => {
     clock.set(created + offset);

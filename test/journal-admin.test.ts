@@ -407,7 +407,7 @@ describe('standalone: admin API under /__mock/', () => {
 
     const unknown = await put({ name: 'no-such' });
     expect(unknown.status).toBe(400);
-    expect((await envelope(unknown)).error.message).toBe(`useScenario(): unknown scenario "no-such"; loaded scenarios: ${BUILTINS.join(', ')}`);
+    expect((await envelope(unknown)).error.message).toBe(`name: unknown scenario "no-such"; loaded scenarios: ${BUILTINS.join(', ')}`);
 
     const invalid = await put({ scenario: { name: 'broken', rules: [{ error: { status: 700 } }] } });
     expect(invalid.status).toBe(400);

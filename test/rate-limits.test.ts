@@ -4,7 +4,7 @@
  * (seconds), `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix ms as a string) and the
  * same three in `error.metadata.headers` (facts file, "Messages seen", 429); a limit frees up as the window
  * passes. The clock moves through `POST /__mock/clock` on the standalone server and
- * `gateway.context.clock.advance` in-process.
+ * `gateway.clock.advance` in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, type RunningMode } from './support/modes.js';

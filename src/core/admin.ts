@@ -1,5 +1,5 @@
 /**
- * The admin API of the standalone server, under `/__mock/` (DESIGN.md, "Admin API"). Framework-free like the
+ * The admin API of the standalone server, under `/__mock/` (README, "Admin API"). Framework-free like the
  * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled.
  *
  * | method and path | answer |
@@ -19,12 +19,13 @@ import { timingSafeEqual } from 'node:crypto';
 import { bearerKey } from './auth.js';
 import { z } from 'zod';
 import { isoWithOffset, parseIsoTime } from './clock.js';
-import { GatewayError, errorResponse } from './errors.js';
+import { GatewayError, errorResponse, toErrorResponse } from './errors.js';
 import type { Gateway } from './gateway.js';
 import type { JournalFilter } from './journal.js';
 import { header, queryParams, readJsonBody } from './request.js';
-import { OPERATIONS } from './scenarios/schema.js';
+import { OPERATIONS, type Operation } from './routes.js';
 import { ScenarioError } from './scenarios/load.js';
+import type { Scenario } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -37,14 +38,18 @@ function json(status: number, value: unknown): CoreResponse {
 
 const noContent: CoreResponse = { status: 204, headers: {}, body: null };
 
+function isOperation(value: string): value is Operation {
+  return (OPERATIONS as readonly string[]).includes(value);
+}
+
 function journalFilter(query: string): JournalFilter {
   const params = queryParams(query);
   const filter: JournalFilter = {};
   const operation = params.get('operation');
   if (operation !== null) {
     if (operation === 'none') filter.operation = null;
-    else if ((OPERATIONS as readonly string[]).includes(operation) && operation !== 'any') filter.operation = operation as JournalFilter['operation'];
-    else throw new GatewayError(400, { message: `operation: expected speech, model, generation or none, got "${operation}"` });
+    else if (isOperation(operation)) filter.operation = operation;
+    else throw new GatewayError(400, { message: `operation: expected ${OPERATIONS.join(', ')} or none, got "${operation}"` });
   }
   const status = params.get('status');
   if (status !== null) {
@@ -62,22 +67,23 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
     throw new GatewayError(400, { message: 'body: expected {"name": "<scenario>"}, {"scenario": {...}} or {"name": null}' });
   }
   const { name, scenario } = body as { name?: unknown; scenario?: unknown };
-  let chosen;
+  let chosen: Scenario | null;
   try {
-    if (scenario !== undefined) chosen = gateway.useScenario(scenario as never);
-    else if (name === null) chosen = gateway.useScenario(null);
-    else if (typeof name === 'string') chosen = gateway.useScenario(name);
+    if (scenario !== undefined) chosen = gateway.scenarios.parse(scenario, 'scenario');
+    else if (name === null) chosen = null;
+    else if (typeof name === 'string') chosen = gateway.scenarios.resolve(name, 'name');
     else throw new GatewayError(400, { message: 'name: expected a scenario name or null (or give "scenario": a definition)' });
   } catch (error) {
     if (error instanceof ScenarioError) throw new GatewayError(400, { message: error.message });
     throw error;
   }
+  gateway.scenarios.useScenario(chosen);
   return json(200, { default: chosen?.name ?? null });
 }
 
 function clockState(gateway: Gateway): CoreResponse {
-  const now = gateway.context.clock.now();
-  return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.context.clock.frozen });
+  const now = gateway.clock.now();
+  return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.clock.frozen });
 }
 
 /** Body of `POST /__mock/clock`: exactly one of `advance_ms` and `now`. */
@@ -98,7 +104,7 @@ const ClockBodySchema = z
 
 function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
   const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
-  const clock = gateway.context.clock;
+  const clock = gateway.clock;
   if (body.advance_ms !== undefined) clock.advance(body.advance_ms);
   else clock.set(parseIsoTime(body.now!)!);
   return clockState(gateway);
@@ -120,12 +126,48 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+type AdminAction = (gateway: Gateway, request: CoreRequest) => CoreResponse;
+
+/** The admin API: path under {@link ADMIN_PREFIX} → method → action. */
+const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
+  health: { GET: () => json(200, { status: 'ok' }) },
+  requests: {
+    GET: (gateway, request) => json(200, { requests: gateway.journal.list(journalFilter(request.query)) }),
+    DELETE: (gateway) => (gateway.journal.clear(), noContent),
+  },
+  reset: { POST: (gateway) => (gateway.reset(), noContent) },
+  scenarios: {
+    GET: (gateway) =>
+      json(200, {
+        default: gateway.scenarios.defaultScenario?.name ?? null,
+        scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
+          name: scenario.name,
+          description: scenario.description ?? null,
+          rules: scenario.rules.length,
+          source,
+        })),
+      }),
+  },
+  scenario: { PUT: setScenario },
+  clock: { GET: clockState, POST: moveClock },
+};
+
+/** Every admin route as `METHOD /__mock/path`, for messages and the API index. */
+export const ADMIN_ENDPOINTS: readonly string[] = Object.entries(ADMIN_ROUTES).flatMap(([path, methods]) =>
+  Object.keys(methods).map((method) => `${method} ${ADMIN_PREFIX}${path}`),
+);
+
+/** Whether `path` (raw, no query) is the admin API's health check, which needs no token and survives `--no-admin`. */
+export function isHealthPath(path: string): boolean {
+  return path.replace(/\/$/, '') === `${ADMIN_PREFIX}health`;
+}
+
 /**
  * Answers one admin request.
  *
- * @returns the response; a 404 envelope for an unknown admin path, 405 for a wrong method, 400 for bad input
- *   (an unknown scenario name lists the loaded ones; an invalid definition names the path inside it), 401
- *   without the admin token when one is set.
+ * @returns the response; a 404 envelope for an unknown admin path (listing every admin endpoint), 405 with
+ *   `Allow` for a wrong method, 400 for bad input (an unknown scenario name lists the loaded ones; an invalid
+ *   definition names the path inside it), 401 without the admin token when one is set.
  */
 export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
@@ -135,39 +177,16 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest, options: Adm
       return errorResponse(401, { message: 'Admin API: missing or wrong admin token (send Authorization: Bearer <token> or X-Mock-Admin-Token)' });
     }
   }
-  const routes: Record<string, Partial<Record<string, () => CoreResponse>>> = {
-    health: { GET: () => json(200, { status: 'ok' }) },
-    requests: {
-      GET: () => json(200, { requests: gateway.journal.list(journalFilter(request.query)) }),
-      DELETE: () => (gateway.journal.clear(), noContent),
-    },
-    reset: { POST: () => (gateway.reset(), noContent) },
-    scenarios: {
-      GET: () =>
-        json(200, {
-          default: gateway.scenarios.defaultScenario?.name ?? null,
-          scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
-            name: scenario.name,
-            description: scenario.description ?? null,
-            rules: scenario.rules.length,
-            source,
-          })),
-        }),
-    },
-    scenario: { PUT: () => setScenario(gateway, request) },
-    clock: { GET: () => clockState(gateway), POST: () => moveClock(gateway, request) },
-  };
   try {
-    const methods = routes[path];
-    if (!methods) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; see GET ${ADMIN_PREFIX}health, requests, scenarios` });
+    const methods = Object.hasOwn(ADMIN_ROUTES, path) ? ADMIN_ROUTES[path] : undefined;
+    if (!methods) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; the admin API: ${ADMIN_ENDPOINTS.join(', ')}` });
     const run = methods[request.method];
     if (!run) {
       const allow = Object.keys(methods).join(', ');
       throw new GatewayError(405, { message: `Method ${request.method} is not allowed on ${request.path}; use ${allow}`, headers: { Allow: allow } });
     }
-    return run();
+    return run(gateway, request);
   } catch (error) {
-    if (error instanceof GatewayError) return error.toResponse();
-    return errorResponse(500, { metadata: { reason: (error as Error)?.message ?? String(error) } });
+    return toErrorResponse(error);
   }
 }

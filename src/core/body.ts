@@ -1,8 +1,9 @@
 /**
- * Response bodies that are streamed.
+ * Response bodies: which are streamed, and the chunked bytes of audio.
  *
  * @module
  */
+import type { CoreBody } from './types.js';
 
 /** Default chunk size of streamed audio, in bytes (16 KiB). */
 export const DEFAULT_CHUNK_BYTES = 16 * 1024;
@@ -35,4 +36,12 @@ export class ChunkedBody implements AsyncIterable<Uint8Array> {
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
     yield* this.chunks();
   }
+}
+
+/**
+ * Whether `body` is streamed (an async iterable of chunks, {@link ChunkedBody} included) rather than sent whole
+ * (`null`, text or bytes, with a `Content-Length`).
+ */
+export function isStreamed(body: CoreBody | null): body is AsyncIterable<Uint8Array> {
+  return body !== null && typeof body === 'object' && !(body instanceof Uint8Array);
 }

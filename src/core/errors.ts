@@ -144,3 +144,12 @@ export function errorResponse(status: number, init: GatewayErrorInit = {}): Core
     body: JSON.stringify(errorEnvelope(status, init)),
   };
 }
+
+/**
+ * The response for anything thrown while answering: a {@link GatewayError}'s own envelope, or for an unexpected
+ * fault a 500 envelope whose `metadata.reason` is the error's message (never a stack trace).
+ */
+export function toErrorResponse(error: unknown): CoreResponse {
+  if (error instanceof GatewayError) return error.toResponse();
+  return errorResponse(500, { metadata: { error_type: 'server', reason: error instanceof Error ? error.message : String(error) } });
+}

@@ -1,42 +1,56 @@
 /**
- * Seeded, reproducible identifiers: the n-th id of a seed is always the same, so a seeded run gives the same
- * `X-Generation-Id`s in both modes.
+ * Seeded, reproducible identifiers: the n-th generation id of a seed is always the same, so a seeded run gives the
+ * same `X-Generation-Id`s in both modes; user ids derived from a key are stable too.
  *
  * @module
  */
+import { hash32, hashString } from './prng.js';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A 32-bit integer hash of `seed` and `n` (splitmix32-style finaliser); pure and fast. */
-export function hash32(seed: number, n: number): number {
-  let x = (Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
-  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
-  return (x ^ (x >>> 16)) >>> 0;
+/** One allocation of {@link GenerationIds}. */
+export interface AllocatedId {
+  /** 0 for the first allocation of the gateway, then 1, 2, ...; seeds per-record values such as `latency`. */
+  serial: number;
+  /** 20 seeded characters of `[A-Za-z0-9]`: the suffix of `gen-tts-<unix seconds>-<suffix>`. */
+  suffix: string;
 }
 
+/** The one source of generation ids of a gateway. */
+export interface GenerationIds {
+  /** Allocates the next id. */
+  next(): AllocatedId;
+}
+
+/** Length of a generation id's random suffix, characters (`X-Generation-Id` of `createAudioSpeech`). */
+export const GENERATION_SUFFIX_LENGTH = 20;
+
 /**
- * A sequence of seeded ids. Each `next()` call returns `length` characters from `[A-Za-z0-9]`.
+ * Creates the id source of one gateway: the n-th allocation of a seed is always the same.
  *
  * @example
- * const ids = createIdSequence(42); ids.next(20) // 'mX3…' (always the same for seed 42)
+ * const ids = createGenerationIds(42); ids.next() // { serial: 0, suffix: 'mX3…' } (always the same for seed 42)
  */
-export function createIdSequence(seed: number): { next(length: number): string; reset(): void } {
-  let counter = 0;
+export function createGenerationIds(seed: number): GenerationIds {
+  let serial = 0;
   return {
-    next(length) {
-      const base = hash32(seed, counter++);
-      let out = '';
-      for (let i = 0; i < length; i++) out += ALPHABET[hash32(base, i + 1) % ALPHABET.length];
-      return out;
-    },
-    reset() {
-      counter = 0;
+    next() {
+      const base = hash32(seed, serial);
+      let suffix = '';
+      for (let i = 0; i < GENERATION_SUFFIX_LENGTH; i++) suffix += ALPHANUMERIC[hash32(base, i + 1) % ALPHANUMERIC.length];
+      return { serial: serial++, suffix };
     },
   };
 }
 
-/** A seeded float in [0, 1) for the pair (`seed`, `n`). */
-export function unitFloat(seed: number, n: number): number {
-  return hash32(seed, n) / 0x1_0000_0000;
+/**
+ * A `user_` id of 27 lower-case alphanumerics derived from `scope` (a key or a session): the real 402 carries
+ * the key's `user_id`, and a key without one in the keys file still gets a stable id.
+ */
+export function userIdFor(scope: string): string {
+  const h = hashString(scope);
+  let out = 'user_';
+  for (let i = 0; i < 27; i++) out += LOWER_ALPHANUMERIC[hash32(h, i) % LOWER_ALPHANUMERIC.length];
+  return out;
 }

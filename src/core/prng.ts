@@ -1,10 +1,25 @@
 /**
- * Small deterministic pseudo-random helpers for the whole simulator: the audio synthesizer, scenario draws,
- * derived user ids and readiness delays.
+ * Seeded hashing and pseudo-random numbers for the whole simulator, in one place: the audio synthesizer,
+ * generation ids, scenario draws, derived user ids and readiness delays all draw from here.
  *
  * Nothing here is cryptographic: these exist so that the same requests and seed always yield byte-identical
  * responses, on every platform and Node version (only 32-bit integer arithmetic is used).
+ *
+ * @module
  */
+
+/** A 32-bit integer hash of `seed` and `n` (splitmix32-style finalizer); pure and fast. */
+export function hash32(seed: number, n: number): number {
+  let x = (Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** A seeded float in [0, 1) for the pair (`seed`, `n`), with 2^-32 resolution. */
+export function unitFloat(seed: number, n: number): number {
+  return hash32(seed, n) / 0x1_0000_0000;
+}
 
 /**
  * Creates a seeded PRNG (mulberry32, by Tommy Ettinger; public domain).

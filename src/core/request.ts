@@ -20,13 +20,18 @@ export function queryParams(query: string): URLSearchParams {
   return new URLSearchParams(query);
 }
 
+/** The message of a 413: `Request body is over the limit of 1048576 bytes`. */
+export function bodyTooLargeMessage(): string {
+  return `Request body is over the limit of ${MAX_BODY_BYTES} bytes`;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const parsed = new WeakMap<CoreRequest, { value: unknown } | { error: GatewayError }>();
 
 function parseBody(request: CoreRequest): { value: unknown } | { error: GatewayError } {
   const body = request.body;
   if (body && body.byteLength > MAX_BODY_BYTES) {
-    return { error: new GatewayError(413, { message: `Request body is over the limit of ${MAX_BODY_BYTES} bytes` }) };
+    return { error: new GatewayError(413, { message: bodyTooLargeMessage() }) };
   }
   if (!body || body.byteLength === 0) {
     return { error: new GatewayError(400, { message: 'Request body is required: a JSON object' }) };

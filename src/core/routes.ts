@@ -1,37 +1,89 @@
 /**
- * The gateway's routes under `/api/v1` (spec §4). Matching is done once here so both adapters route alike.
+ * The gateway's routes under `/api/v1`, stated once: the core routes requests with {@link matchRoute} and the
+ * MSW handlers build their URL patterns from {@link ROUTES} ({@link interceptPattern}), so both adapters route
+ * alike.
+ *
+ * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `getModel`
+ * (`GET /model/{author}/{slug}`) and `getGeneration` (`GET /generation?id=`).
  *
  * @module
  */
 
-/** The three operations the simulator answers. */
-export type Operation = 'speech' | 'model' | 'generation';
+/** The operations the simulator answers, by the name the journal and scenario rules use. */
+export const OPERATIONS = ['speech', 'model', 'generation'] as const;
 
-/** Prefix every operation's path starts with (spec §9). */
+/** One operation the simulator answers. */
+export type Operation = (typeof OPERATIONS)[number];
+
+/** Prefix every operation's path starts with. */
 export const API_PREFIX = '/api/v1';
 
-/** A matched route. */
-export type RouteMatch =
-  | { operation: 'speech'; method: 'POST' }
-  | { operation: 'model'; method: 'GET'; author: string; slug: string }
-  | { operation: 'generation'; method: 'GET' };
+/** One route: an operation, its method and its path template under {@link API_PREFIX}. */
+export interface Route {
+  readonly operation: Operation;
+  /** The gateway's OpenAPI operation id, for docs and messages. */
+  readonly operationId: string;
+  readonly method: 'GET' | 'POST';
+  /** Path template under {@link API_PREFIX}; `{name}` stands for one non-empty, still percent-encoded segment. */
+  readonly path: string;
+}
+
+/** Every route, in the order they are matched. */
+export const ROUTES: readonly Route[] = [
+  { operation: 'speech', operationId: 'createAudioSpeech', method: 'POST', path: '/audio/speech' },
+  { operation: 'model', operationId: 'getModel', method: 'GET', path: '/model/{author}/{slug}' },
+  { operation: 'generation', operationId: 'getGeneration', method: 'GET', path: '/generation' },
+];
+
+/** A matched route with its path parameters (raw, still percent-encoded). */
+export interface RouteMatch {
+  readonly route: Route;
+  readonly operation: Operation;
+  readonly method: Route['method'];
+  readonly params: Readonly<Record<string, string>>;
+}
+
+const TEMPLATES = ROUTES.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
 
 /**
- * Matches a raw path (percent-encoded, no query).
+ * Matches a raw path (percent-encoded, no query); one trailing slash is ignored.
  *
- * @returns the route, or `undefined` when the path is not one of the three operations.
+ * @returns the route and its parameters, or `undefined` when the path is none of {@link ROUTES}.
+ * @example matchRoute('/api/v1/model/openai/gpt-4o') // { operation: 'model', params: { author: 'openai', slug: 'gpt-4o' }, ... }
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   if (!path.startsWith(API_PREFIX)) return undefined;
   let rest = path.slice(API_PREFIX.length);
   if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1);
-  if (rest === '/audio/speech') return { operation: 'speech', method: 'POST' };
-  if (rest === '/generation') return { operation: 'generation', method: 'GET' };
-  if (rest.startsWith('/model/')) {
-    const parts = rest.slice('/model/'.length).split('/');
-    if (parts.length === 2 && parts[0] && parts[1]) {
-      return { operation: 'model', method: 'GET', author: parts[0], slug: parts[1] };
-    }
+  if (!rest.startsWith('/')) return undefined;
+  const segments = rest.slice(1).split('/');
+  for (const { route, segments: template } of TEMPLATES) {
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matched = template.every((part, i) => {
+      const segment = segments[i]!;
+      if (!part.startsWith('{')) return part === segment;
+      params[part.slice(1, -1)] = segment;
+      return segment !== '';
+    });
+    if (matched) return { route, operation: route.operation, method: route.method, params };
   }
   return undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The path part of a URL pattern that takes `route` in: the path itself with an optional trailing slash, or,
+ * for a template with parameters, its literal prefix and anything after (so a malformed model path such as
+ * `/model/a` still reaches the core and gets the gateway's 404 envelope). No capture groups: a path with broken
+ * percent-encoding is never decoded on the way.
+ *
+ * @example interceptPattern(ROUTES[1]) // '/api/v1/model/.*'
+ */
+export function interceptPattern(route: Route): string {
+  const brace = route.path.indexOf('{');
+  return brace === -1 ? `${escapeRegExp(API_PREFIX + route.path)}/?` : `${escapeRegExp(API_PREFIX + route.path.slice(0, brace))}.*`;
 }

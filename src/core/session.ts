@@ -1,24 +1,31 @@
 /**
- * Sessions: the scope of scenario counters and per-client state (DESIGN.md, `X-Mock-Session`).
+ * Sessions: the scope of scenario counters and per-client state (`X-Mock-Session`, README "Per-request control
+ * headers").
  *
  * @module
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
-const cache = new Map<string, string>();
+/** Bound of the key → session memo; the least recently used goes first past it. */
+const MAX_MEMOIZED = 10_000;
+const sessions = new LRUCache<string, string>({ max: MAX_MEMOIZED });
+
+/** Longest session id kept from `X-Mock-Session`, characters. */
+export const MAX_SESSION_LENGTH = 200;
 
 /**
- * The session of a request: the `X-Mock-Session` header when given, else derived from the API key as
+ * The session of a request: the `X-Mock-Session` header when given (trimmed, at most
+ * {@link MAX_SESSION_LENGTH} characters), else derived from the API key as
  * `key-<first 12 hex digits of SHA-256(key)>`, so tests with different keys never share state and the key
  * itself never appears in the journal.
  */
 export function sessionOf(sessionHeader: string | undefined, apiKey: string): string {
-  if (sessionHeader !== undefined && sessionHeader.trim() !== '') return sessionHeader.trim().slice(0, 200);
-  let session = cache.get(apiKey);
+  if (sessionHeader !== undefined && sessionHeader.trim() !== '') return sessionHeader.trim().slice(0, MAX_SESSION_LENGTH);
+  let session = sessions.get(apiKey);
   if (session === undefined) {
     session = `key-${createHash('sha256').update(apiKey).digest('hex').slice(0, 12)}`;
-    if (cache.size > 10_000) cache.clear();
-    cache.set(apiKey, session);
+    sessions.set(apiKey, session);
   }
   return session;
 }

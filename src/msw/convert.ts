@@ -5,7 +5,7 @@
  * @module
  */
 import { HttpResponse, delay } from 'msw';
-import { ChunkedBody } from '../core/body.js';
+import { ChunkedBody, isStreamed } from '../core/body.js';
 import type { CoreBody, CoreRequest, CoreResponse } from '../core/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
@@ -59,8 +59,7 @@ function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: A
 }
 
 function toBodyInit(body: CoreBody | null, onDone: () => void, signal: AbortSignal | undefined): BodyInit | null {
-  if (body === null || typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return body as Uint8Array<ArrayBuffer>;
+  if (!isStreamed(body)) return body as string | Uint8Array<ArrayBuffer> | null;
   if (body instanceof ChunkedBody) {
     const chunks = body.chunks();
     return new ReadableStream<Uint8Array>({

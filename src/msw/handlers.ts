@@ -6,9 +6,10 @@
  */
 import { http, type HttpHandler } from 'msw';
 import type { Gateway } from '../core/gateway.js';
+import { ROUTES, interceptPattern } from '../core/routes.js';
 import { toCoreRequest, toHttpResponse } from './convert.js';
 
-/** The real gateway's base URL (facts file), matched by the fallback handler. */
+/** The real gateway's base URL, matched by the fallback handler. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
 function respond(gateway: Gateway) {
@@ -16,24 +17,24 @@ function respond(gateway: Gateway) {
     toHttpResponse(gateway.handle(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
 }
 
-/**
- * Paths as regular expressions without capture groups: msw then decodes nothing, so a path with broken
- * percent-encoding (`/api/v1/model/openai/%zz`) reaches the core, which answers with the gateway's envelope,
- * instead of msw answering 500 with a `URIError` stack. Any origin, optional trailing slash.
- */
+/** Any origin: a scheme and a host, so the handlers answer whatever base URL the client under test was given. */
 const ANY_ORIGIN = String.raw`^[a-z][a-z0-9+.-]*:\/\/[^/]+`;
-const PATHS = {
-  speech: new RegExp(`${ANY_ORIGIN}/api/v1/audio/speech/?$`, 'i'),
-  model: new RegExp(`${ANY_ORIGIN}/api/v1/model/.*$`, 'i'),
-  generation: new RegExp(`${ANY_ORIGIN}/api/v1/generation/?$`, 'i'),
-  gateway: /^https:\/\/openrouter\.ai\/api\/v1(?:\/.*)?$/i,
-};
+
+/**
+ * One URL pattern per route of the core (`interceptPattern` in `src/core/routes.ts`, without capture groups, so
+ * msw decodes nothing and a path with broken percent-encoding reaches the core's envelope), on any origin; then
+ * the rest of the real gateway's `/api/v1`.
+ */
+const PATTERNS: readonly RegExp[] = [
+  ...ROUTES.map((route) => new RegExp(`${ANY_ORIGIN}${interceptPattern(route)}$`, 'i')),
+  /^https:\/\/openrouter\.ai\/api\/v1(?:\/.*)?$/i,
+];
 
 /**
  * Builds the handlers for `gateway`:
  *
- * - `/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}` and `/api/v1/generation` on any origin and any method
- *   (a wrong method gets the gateway's 405 envelope);
+ * - each route of `src/core/routes.ts` (`/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`,
+ *   `/api/v1/generation`) on any origin and any method (a wrong method gets the gateway's 405 envelope);
  * - `https://openrouter.ai/api/v1/*`: every other path of the real gateway gets the 404 envelope. Other
  *   origins' unknown paths are left alone, so the handlers do not swallow the rest of a test's traffic.
  *
@@ -42,10 +43,5 @@ const PATHS = {
  */
 export function createHandlers(gateway: Gateway): HttpHandler[] {
   const resolver = respond(gateway);
-  return [
-    http.all(PATHS.speech, resolver),
-    http.all(PATHS.model, resolver),
-    http.all(PATHS.generation, resolver),
-    http.all(PATHS.gateway, resolver),
-  ];
+  return PATTERNS.map((pattern) => http.all(pattern, resolver));
 }

@@ -4,15 +4,16 @@
  *
  * @module
  */
-import { STATUS_CODES, createServer } from 'node:http';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ADMIN_PREFIX, handleAdmin } from '../core/admin.js';
+import { ADMIN_PREFIX, handleAdmin, isHealthPath } from '../core/admin.js';
+import { apiIndex, isIndexRequest } from '../core/api-index.js';
 import type { Gateway } from '../core/gateway.js';
-import { errorEnvelope, errorResponse } from '../core/errors.js';
+import { expectationFailed, frameworkError, hostRequired, malformedRequest } from '../core/http-faults.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
-import type { CoreRequest } from '../core/types.js';
-import { sendResult } from './send.js';
+import type { CoreRequest, CoreResponse } from '../core/types.js';
+import { rawHttpResponse, sendResult, writeResult } from './send.js';
 
 /** `type/subtype` with optional parameters, as fastify's parser accepts. */
 const VALID_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+\s*(;.*)?$/i;
@@ -22,9 +23,15 @@ const originalContentType = new WeakMap<object, string>();
 export interface AppOptions {
   /** The simulator to serve. */
   gateway: Gateway;
-  /** Request logger: one line per request (method, path, status, ms). `undefined` logs nothing. */
+  /**
+   * Request logger: one line per request (method, path, status, ms, and the applied scenario rule and generation
+   * id when there are any). `undefined` logs nothing.
+   */
   logger?: Logger | undefined;
-  /** Serve the admin API under `/__mock/` (default `true`); `false` answers those paths with the 404 envelope. */
+  /**
+   * Serve the admin API under `/__mock/` (default `true`); `false` answers those paths with the 404 envelope,
+   * but `GET /__mock/health`, the readiness probe.
+   */
   admin?: boolean | undefined;
   /** Overrides of {@link SERVER_TIMEOUTS}, ms. */
   timeouts?: Partial<ServerTimeouts> | undefined;
@@ -76,29 +83,18 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       );
       server.setTimeout(timeouts.idle);
       // An `Expect` other than 100-continue: the envelope instead of Node's bare 417.
-      server.on('checkExpectation', (request, response) => {
-        const result = errorResponse(417, { message: `Expect: unsupported expectation "${String(request.headers.expect)}"` });
-        const body = String(result.body);
-        response.writeHead(417, { ...result.headers, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
-      });
+      server.on('checkExpectation', (request, response) => writeResult(response, expectationFailed(String(request.headers.expect))));
       return server;
     },
     return503OnClosing: false,
-    frameworkErrors: (error, _request, reply) => {
-      const status = (error as FastifyError).statusCode ?? 400;
-      sendResult(reply as FastifyReply, errorResponse(status, { message: error.message }));
-    },
+    frameworkErrors: (error, _request, reply) => sendResult(reply as FastifyReply, frameworkError((error as FastifyError).statusCode ?? 400, error.message)),
     clientErrorHandler: (error, socket) => {
       // Malformed HTTP that Node's parser rejects before any route runs (bad Content-Length, bad header).
       if (!socket.writable) return;
-      const code = (error as NodeJS.ErrnoException).code;
-      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      const body = JSON.stringify(errorEnvelope(status, { message: `Malformed HTTP request (${code ?? error.message})` }));
+      const result = malformedRequest((error as NodeJS.ErrnoException).code, error.message);
       // A response to HEAD has no body (clients reject one); the raw packet tells the method when Node has it.
       const head = (error as unknown as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-      );
+      socket.end(rawHttpResponse(result, head));
     },
   });
   app.removeAllContentTypeParsers();
@@ -115,15 +111,28 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
     done();
   };
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    const message = status === 413 ? `Request body is over the limit of ${MAX_BODY_BYTES} bytes` : error.message;
-    sendResult(reply, errorResponse(status, { message }));
-  });
+  app.setErrorHandler((error: FastifyError, _request, reply) => sendResult(reply, frameworkError(error.statusCode, error.message)));
 
+  /** What each request was answered with, for the log line. */
+  const answered = new WeakMap<object, CoreResponse>();
+  const send = (request: FastifyRequest, reply: FastifyReply, result: CoreResponse) => {
+    if (logger) answered.set(request.raw, result);
+    sendResult(reply, result);
+  };
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
-      logger.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      const headers = answered.get(request.raw)?.headers;
+      logger.info(
+        {
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          ...(headers?.['X-Mock-Applied'] ? { scenario: headers['X-Mock-Applied'] } : {}),
+          ...(headers?.['X-Generation-Id'] ? { generation_id: headers['X-Generation-Id'] } : {}),
+        },
+        'request',
+      );
       done();
     });
   }
@@ -141,14 +150,16 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
     };
   };
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
-    // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer a bare 400, so it is done here.
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && !request.headers.host) {
-      sendResult(reply, errorResponse(400, { message: 'Host: required header missing (HTTP/1.1)' }));
+      send(request, reply, hostRequired());
       return;
     }
-    sendResult(reply, gateway.handle(toCore(request)));
+    const core = toCore(request);
+    if (isIndexRequest(core.method, core.path)) send(request, reply, apiIndex(admin));
+    else if (core.path.startsWith(ADMIN_PREFIX) && (admin || isHealthPath(core.path))) send(request, reply, handleAdmin(gateway, core, { token: adminToken }));
+    else send(request, reply, gateway.handle(core));
   };
-  if (admin) app.all(`${ADMIN_PREFIX}*`, (request, reply) => sendResult(reply, handleAdmin(gateway, toCore(request), { token: adminToken })));
   const withoutBody = ['GET', 'HEAD'];
   const withBody = app.supportedMethods.filter((method) => !withoutBody.includes(method));
   for (const url of ['/*', '/']) {

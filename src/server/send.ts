@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { ChunkedBody } from '../core/body.js';
+import { ChunkedBody, isStreamed } from '../core/body.js';
 import type { CoreResponse } from '../core/types.js';
 
 /**
@@ -21,7 +21,7 @@ export function sendResult(reply: FastifyReply, result: CoreResponse): void {
   reply.hijack();
   const raw = reply.raw;
   const body = result.body;
-  const simple = !result.delayMs && !result.onDone && (body === null || typeof body === 'string' || body instanceof Uint8Array);
+  const simple = !result.delayMs && !result.onDone && !isStreamed(body);
   if (simple) {
     write(raw, result, undefined);
     return;
@@ -62,6 +62,34 @@ function reasonPhrase(status: number): string {
   return STATUS_CODES[status] ?? EXTRA_REASONS[status] ?? 'Unknown';
 }
 
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+/**
+ * Writes a result whose body is whole (`null`, text or bytes) at once, with its `Content-Length`. A streamed body
+ * is not written here (see {@link sendResult}).
+ */
+export function writeResult(raw: ServerResponse, result: CoreResponse): void {
+  const body = isStreamed(result.body) ? '' : (result.body ?? '');
+  raw.writeHead(result.status, reasonPhrase(result.status), { ...result.headers, 'Content-Length': String(byteLength(body)) });
+  raw.end(body);
+}
+
+/**
+ * A whole result as the bytes of an HTTP/1.1 response that closes the connection, for a socket no
+ * `ServerResponse` exists for (a request Node's parser rejected).
+ *
+ * @param head `true` to send the headers only (the answer to a HEAD request has no body).
+ */
+export function rawHttpResponse(result: CoreResponse, head: boolean): string {
+  const body = isStreamed(result.body) || result.body === null ? '' : Buffer.from(result.body).toString('utf8');
+  const headers = Object.entries({ ...result.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return `HTTP/1.1 ${result.status} ${reasonPhrase(result.status)}\r\n${headers}\r\n${head ? '' : body}`;
+}
+
 function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined): void {
   if (raw.destroyed || exchange?.done) return;
   if (result.reset) {
@@ -70,10 +98,8 @@ function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | u
     return;
   }
   const { body } = result;
-  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
-    const bytes = body ?? '';
-    raw.writeHead(result.status, reasonPhrase(result.status), { ...result.headers, 'Content-Length': String(typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength) });
-    raw.end(bytes);
+  if (!isStreamed(body)) {
+    writeResult(raw, result);
     return;
   }
   raw.writeHead(result.status, reasonPhrase(result.status), result.headers);

@@ -64,7 +64,7 @@ export async function postClock(origin: string, body: unknown): Promise<{ res: R
 
 /**
  * Moves the mock's clock forward by `ms`: through `POST /__mock/clock {"advance_ms": ms}` on the standalone
- * server, through `gateway.context.clock.advance(ms)` in-process.
+ * server, through `gateway.clock.advance(ms)` in-process.
  */
 export async function advanceClock(mode: Mode, mock: RunningMode, ms: number): Promise<void> {
   const origin = adminOrigin(mode, mock);
@@ -72,14 +72,14 @@ export async function advanceClock(mode: Mode, mock: RunningMode, ms: number): P
     const { res } = await postClock(origin, { advance_ms: ms });
     expect(res.status).toBe(200);
   } else {
-    mock.gateway.context.clock.advance(ms);
+    mock.gateway.clock.advance(ms);
   }
 }
 
 /** The gateway's current time, epoch ms (`GET /__mock/clock` on the standalone server). */
 export async function clockNow(mode: Mode, mock: RunningMode): Promise<number> {
   const origin = adminOrigin(mode, mock);
-  if (!origin) return mock.gateway.context.clock.now();
+  if (!origin) return mock.gateway.clock.now();
   const res = await fetch(`${origin}/__mock/clock`);
   return ((await res.json()) as { now_ms: number }).now_ms;
 }

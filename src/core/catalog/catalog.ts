@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/index.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
@@ -68,7 +69,7 @@ export interface Catalog {
 
 /** Options of {@link createCatalog}. */
 export interface CatalogOptions {
-  /** Most variant and alias answers kept memoized at once (oldest dropped first). Default 1024. */
+  /** Most variant and alias answers kept memoized at once (least recently used dropped first). Default 1024. */
   cacheSize?: number;
 }
 
@@ -92,19 +93,13 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const aliases = new Map<string, Alias>();
   for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
   const aliasList = Object.freeze([...aliases.values()]);
-  const derived = new Map<string, Entry>();
+  const derived = cacheSize > 0 ? new LRUCache<string, Entry>({ max: cacheSize }) : undefined;
 
   function lookup(id: string): Entry | undefined {
-    const known = base.get(id) ?? derived.get(id);
+    const known = base.get(id) ?? derived?.get(id);
     if (known) return known;
     const computed = derive(id);
-    if (computed && cacheSize > 0) {
-      if (derived.size >= cacheSize) {
-        const oldest = derived.keys().next();
-        if (!oldest.done) derived.delete(oldest.value);
-      }
-      derived.set(id, computed);
-    }
+    if (computed) derived?.set(id, computed);
     return computed;
   }
 

@@ -1,5 +1,6 @@
 /**
- * The generation record a speech call leaves behind (spec §2.4; `facts/real-gateway.md`, "GET /generation?id=").
+ * The generation record a speech call leaves behind, as `getGeneration` returns it (`docs/behaviour.md`,
+ * "Generation lookup").
  *
  * @module
  */
@@ -8,9 +9,9 @@ import { isoWithOffset } from '../clock.js';
 import type { GatewayContext } from '../context.js';
 import type { ResolvedModel } from '../catalog/index.js';
 import type { GenerationRecord } from '../fixtures/index.js';
-import { unitFloat } from '../ids.js';
-import { hashString } from '../prng.js';
+import { hashString, unitFloat } from '../prng.js';
 import type { CoreRequest } from '../types.js';
+import { roundUsd } from '../usd.js';
 
 /** What {@link buildSpeechGeneration} needs to know about the call. */
 export interface SpeechCall {
@@ -23,17 +24,12 @@ export interface SpeechCall {
   audioDurationMs: number;
 }
 
-/** Rounds a USD amount to 12 decimal places so sums of costs stay exact enough to compare. */
-export function roundUsd(value: number): number {
-  return Math.round(value * 1e12) / 1e12;
-}
-
 /** Cost of a speech call in USD: characters × the model's `pricing.prompt` (per character), rounded to 1e-12. */
 export function speechCost(characters: number, promptPrice: string): number {
   return roundUsd(characters * Number(promptPrice));
 }
 
-/** Bounds of the `realistic` readiness delay, ms (facts file: "a few hundred ms up to about 2 s"). */
+/** Bounds of the `realistic` readiness delay, ms (the real record appears a few hundred ms to about 2 s after the call). */
 export const REALISTIC_READINESS_MS = { min: 500, max: 2000 } as const;
 
 /** How long after its creation the record `id` becomes readable, ms (see `GatewayContext.generationDelay`). */
@@ -49,7 +45,7 @@ export const PROVIDER_REALTIME_FACTOR = 4;
 /**
  * Builds the record of one speech call.
  *
- * - `id`: `gen-tts-<unix seconds>-<20 seeded alphanumerics>` (facts: `X-Generation-Id` format).
+ * - `id`: `gen-tts-<unix seconds>-<20 seeded alphanumerics>` (the real `X-Generation-Id` format).
  * - `tokens_prompt` = `native_tokens_prompt` = input characters; `total_cost` = `usage` = characters × the
  *   model's `pricing.prompt` (USD, per character for speech models; 0 for `:free` variants).
  * - `latency` (ms to the first audio byte): seeded, 150–450 ms. `generation_time` (ms): `latency` plus the audio
@@ -57,9 +53,8 @@ export const PROVIDER_REALTIME_FACTOR = 4;
  * - `created_at`: the clock's time, ISO 8601 with `+00:00`.
  */
 export function buildSpeechGeneration(ctx: GatewayContext, call: SpeechCall): GenerationRecord {
-  const serial = ctx.serial++;
-  const nowMs = ctx.now();
-  const suffix = ctx.ids.next(20);
+  const { serial, suffix } = ctx.ids.next();
+  const nowMs = ctx.clock.now();
   const id = `gen-tts-${Math.floor(nowMs / 1000)}-${suffix}`;
   const latency = 150 + Math.floor(unitFloat(ctx.seed, serial * 2) * 300);
   const generationTime = latency + Math.round(call.audioDurationMs / PROVIDER_REALTIME_FACTOR);

@@ -1,28 +1,29 @@
 /**
- * `GET /api/v1/generation?id=` (spec §4.3; `facts/real-gateway.md`, "GET /generation?id=").
+ * `GET /api/v1/generation?id=`: the gateway's OpenAPI operation `getGeneration` (`docs/behaviour.md`,
+ * "Generation lookup").
  *
  * @module
  */
-import type { GatewayContext } from '../context.js';
 import { GatewayError } from '../errors.js';
 import { queryParams } from '../request.js';
 import type { CoreResponse } from '../types.js';
+import type { OperationCall } from './call.js';
 
 /**
  * Looks up a generation record by `id` (query parameter, minimum length 1).
  *
  * @returns 200 `{"data": Generation}`.
  * @throws {GatewayError} 400 when `id` is missing or empty; 404 `Generation not found` for an unknown id or a
- *   record not ready yet (the real record appears a few hundred ms to ~2 s after the call; facts file).
+ *   record not ready yet (the real record appears a few hundred ms to about 2 s after the call).
  */
-export function getGeneration(ctx: GatewayContext, query: string): CoreResponse {
-  const id = queryParams(query).get('id');
+export function getGeneration({ ctx, request }: OperationCall): CoreResponse {
+  const id = queryParams(request.query).get('id');
   if (!id) {
     throw new GatewayError(400, {
       message: id === null ? 'id: required, a generation id (query parameter)' : 'id: must not be empty',
     });
   }
-  const stored = ctx.generations.get(id, ctx.now());
+  const stored = ctx.generations.get(id, ctx.clock.now());
   if (!stored) throw new GatewayError(404, { message: 'Generation not found' });
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: stored.body };
 }

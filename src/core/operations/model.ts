@@ -1,11 +1,12 @@
 /**
- * `GET /api/v1/model/{author}/{slug}` (spec §4.2; `facts/real-gateway.md`, "GET /model/{author}/{slug}").
+ * `GET /api/v1/model/{author}/{slug}`: the gateway's OpenAPI operation `getModel` (`docs/behaviour.md`, "Model
+ * lookup").
  *
  * @module
  */
-import type { GatewayContext } from '../context.js';
 import { GatewayError } from '../errors.js';
 import type { CoreResponse } from '../types.js';
+import type { OperationCall } from './call.js';
 
 const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
 
@@ -30,7 +31,8 @@ export function modelIdOf(author: string, slug: string): string | undefined {
  * @returns 200 `{"data": Model}` (the JSON text is precomputed by the catalog).
  * @throws {GatewayError} 404 `Model <id> not found` for an unknown model; 400 for broken percent-encoding.
  */
-export function getModel(ctx: GatewayContext, author: string, slug: string): CoreResponse {
+export function getModel({ ctx, params }: OperationCall): CoreResponse {
+  const { author = '', slug = '' } = params;
   const id = modelIdOf(author, slug);
   if (id === undefined) {
     throw new GatewayError(400, { message: `Invalid model path: "${author}/${slug}" is not valid percent-encoding` });

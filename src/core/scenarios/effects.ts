@@ -6,37 +6,12 @@
  */
 import { ChunkedBody } from '../body.js';
 import { errorResponse } from '../errors.js';
-import { hash32 } from '../ids.js';
-import { hashString } from '../prng.js';
+import { userIdFor } from '../ids.js';
+import { hash32 } from '../prng.js';
+import { DEFAULT_RETRY_AFTER_S, FREE_MODEL_LIMIT, rateLimitedInit } from '../rate-limit.js';
 import { StreamCut, type CoreBody, type CoreResponse } from '../types.js';
 import type { AppliedRule } from './engine.js';
 import type { Rule } from './schema.js';
-
-/** Default `X-RateLimit-Limit` of a 429 (facts file: `:free` models allow 20 requests a minute). */
-export const DEFAULT_RATE_LIMIT = 20;
-/** `Retry-After` assumed for the `X-RateLimit-Reset` of a 429 that gives none, seconds. */
-export const DEFAULT_RETRY_AFTER_S = 60;
-
-/**
- * The three rate-limit headers of a gateway 429 (facts file: "429: Rate limit exceeded with metadata.headers"):
- * `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix ms as a string).
- */
-export function rateLimitHeaders(limit: number, remaining: number, resetMs: number): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(limit),
-    'X-RateLimit-Remaining': String(remaining),
-    'X-RateLimit-Reset': String(Math.ceil(resetMs)),
-  };
-}
-
-/** A `user_` id of 27 alphanumerics derived from the session (the real 402 carries one). */
-export function userIdFor(session: string): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const h = hashString(session);
-  let out = 'user_';
-  for (let i = 0; i < 27; i++) out += alphabet[hash32(h, i) % alphabet.length];
-  return out;
-}
 
 /** The delay of `rule` for this application, ms: fixed, or drawn in `[min_ms, max_ms]` from the rule's seed. */
 export function delayOf(rule: Rule, draw: number): number {
@@ -50,34 +25,30 @@ export function delayOf(rule: Rule, draw: number): number {
  * The response of an error, raw or reset rule, or `undefined` when the rule lets the request through
  * (possibly with a delay or audio effects, applied by {@link withAudioEffects}).
  *
- * - 429: `X-RateLimit-*` headers and `error.metadata.headers` are filled in (limit 20, remaining 0, reset =
- *   now + `Retry-After`), as the gateway's own 429s carry them; the rule's headers win.
+ * - 429: `X-RateLimit-*` headers and `error.metadata.headers` are filled in by {@link rateLimitedInit} (the
+ *   `:free` limit of 20, remaining 0, reset = now + `Retry-After`), as the gateway's own 429s carry them; the
+ *   rule's headers win.
  * - 402: `user_id` defaults to the key's (from the keys file, or derived from the key).
  */
-export function ruleResponse(applied: AppliedRule, nowMs: number, session: string, userId?: string): CoreResponse | undefined {
+export function ruleResponse(applied: AppliedRule, nowMs: number, session: string, accountUserId?: string): CoreResponse | undefined {
   const { rule } = applied;
   if (rule.reset) return { status: 0, headers: {}, body: null, reset: true };
   if (rule.raw) {
     return { status: rule.raw.status, headers: { 'Content-Type': rule.raw.content_type, ...rule.raw.headers }, body: rule.raw.body };
   }
   if (!rule.error) return undefined;
-  const { status, message, user_id, headers = {} } = rule.error;
-  let metadata = rule.error.metadata;
-  let extraHeaders = headers;
+  const { status, message, user_id, headers = {}, metadata } = rule.error;
+  const userId = user_id ?? (status === 402 ? (accountUserId ?? userIdFor(session)) : undefined);
   if (status === 429) {
     const retryAfter = Number(headers['Retry-After'] ?? headers['retry-after'] ?? DEFAULT_RETRY_AFTER_S);
-    const limits = rateLimitHeaders(DEFAULT_RATE_LIMIT, 0, nowMs + (Number.isFinite(retryAfter) ? retryAfter : DEFAULT_RETRY_AFTER_S) * 1000);
-    extraHeaders = { ...limits, ...headers };
-    if (metadata !== null) {
-      const pick = (name: string) => extraHeaders[name] ?? limits[name]!;
-      metadata = { headers: { 'X-RateLimit-Limit': pick('X-RateLimit-Limit'), 'X-RateLimit-Remaining': pick('X-RateLimit-Remaining'), 'X-RateLimit-Reset': pick('X-RateLimit-Reset') }, ...metadata };
-    }
+    const resetMs = nowMs + (Number.isFinite(retryAfter) ? retryAfter : DEFAULT_RETRY_AFTER_S) * 1000;
+    return errorResponse(status, rateLimitedInit({ limit: FREE_MODEL_LIMIT.requests, resetMs, message, metadata, headers, userId }));
   }
   return errorResponse(status, {
     ...(message === undefined ? {} : { message }),
     ...(metadata === undefined ? {} : { metadata }),
-    ...(user_id !== undefined ? { userId: user_id } : status === 402 ? { userId: userId ?? userIdFor(session) } : {}),
-    headers: extraHeaders,
+    ...(userId === undefined ? {} : { userId }),
+    headers,
   });
 }
 

@@ -4,14 +4,14 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { GatewayError } from '../errors.js';
-import { hash32 } from '../ids.js';
-import { hashString } from '../prng.js';
+import { hash32, hashString } from '../prng.js';
 import type { Operation } from '../routes.js';
 import { parseScenario, type LoadedScenario } from './load.js';
-import type { Rule, Scenario } from './schema.js';
+import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
 
-/** Header that picks a loaded scenario for one request (DESIGN.md, "Per-request control headers"). */
+/** Header that picks a loaded scenario for one request (README, "Per-request control headers"). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
 /** Header that answers one request with an error status and its envelope. */
 export const STATUS_HEADER = 'x-mock-status';
@@ -39,7 +39,7 @@ export interface AppliedRule {
   draw: number;
 }
 
-/** Largest number of (session, rule) counters kept; the oldest are dropped past it. */
+/** Largest number of (session, rule) counters kept; the least recently used goes first past it. */
 const MAX_COUNTERS = 100_000;
 
 function ruleName(rule: Rule, index: number): string {
@@ -80,7 +80,7 @@ export class ScenarioEngine {
   readonly #seed: number;
   #initial: Scenario | null = null;
   #default: Scenario | null = null;
-  readonly #counters = new Map<string, number>();
+  readonly #counters = new LRUCache<string, number>({ max: MAX_COUNTERS });
 
   /**
    * @param registry the loaded scenarios by name, or a function that loads them on first use (so a start-up that
@@ -113,19 +113,39 @@ export class ScenarioEngine {
     return this.#default;
   }
 
+  /** The loaded scenario called `name`, or `undefined`. */
+  find(name: string): Scenario | undefined {
+    return this.#registry.get(name)?.scenario;
+  }
+
+  /** The problem with an unknown scenario name: `unknown scenario "<name>"; loaded scenarios: <names, sorted>`. */
+  unknownName(name: string): string {
+    const names = [...this.#registry.keys()].sort().join(', ');
+    return `unknown scenario "${name}"; loaded scenarios: ${names}`;
+  }
+
+  /**
+   * Validates a scenario definition.
+   *
+   * @param where names the origin in error messages, e.g. `useScenario()`.
+   * @throws {ScenarioError} naming `where`, the path inside the definition and what was expected.
+   */
+  parse(definition: unknown, where: string): Scenario {
+    return parseScenario(definition, where);
+  }
+
   /**
    * Resolves a name among the loaded scenarios, or validates a definition.
    *
-   * @throws {GatewayError} 400 listing the loaded names, for an unknown name.
+   * @param where names the origin in error messages (`X-Mock-Scenario`, `useScenario()`, `name`).
+   * @throws {GatewayError} 400 `<where>: unknown scenario "<name>"; loaded scenarios: ...` for an unknown name.
    * @throws {ScenarioError} for an invalid definition.
    */
-  resolve(nameOrDefinition: string | unknown, where = 'scenario'): Scenario {
-    if (typeof nameOrDefinition === 'string') {
-      const loaded = this.#registry.get(nameOrDefinition);
-      if (!loaded) throw this.#unknown(where, nameOrDefinition);
-      return loaded.scenario;
-    }
-    return parseScenario(nameOrDefinition, where);
+  resolve(nameOrDefinition: string | ScenarioDefinition, where: string): Scenario {
+    if (typeof nameOrDefinition !== 'string') return this.parse(nameOrDefinition, where);
+    const scenario = this.find(nameOrDefinition);
+    if (!scenario) throw new GatewayError(400, { message: `${where}: ${this.unknownName(nameOrDefinition)}` });
+    return scenario;
   }
 
   /** Sets (or with `null` clears) the default scenario and restarts its counters. */
@@ -138,11 +158,6 @@ export class ScenarioEngine {
   reset(): void {
     this.#default = this.#initial;
     this.#counters.clear();
-  }
-
-  #unknown(where: string, name: string): GatewayError {
-    const names = [...this.#registry.keys()].sort().join(', ');
-    return new GatewayError(400, { message: `${where}: unknown scenario "${name}"; loaded scenarios: ${names}` });
   }
 
   /**
@@ -174,7 +189,6 @@ export class ScenarioEngine {
       if (!matches(rule, facts)) continue;
       const key = `${session}\u0000${scenario.name}\u0000${index}`;
       const seen = this.#counters.get(key) ?? 0;
-      if (this.#counters.size >= MAX_COUNTERS && seen === 0) this.#counters.delete(this.#counters.keys().next().value as string);
       this.#counters.set(key, seen + 1);
       if (rule.times !== undefined && seen >= rule.times) continue;
       const keyHash = hashString(key);

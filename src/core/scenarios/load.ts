@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigFileError, readConfigFile, validateConfig } from '../config-file.js';
-import { ScenarioSchema, type Scenario, type ScenarioDefinition } from './schema.js';
+import { ScenarioSchema, type Scenario } from './schema.js';
 
 /** A scenario file or definition is invalid: the message names the file, the path inside it and what was expected. */
 export class ScenarioError extends ConfigFileError {
@@ -22,7 +22,7 @@ const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 /** A loaded scenario and where it came from. */
 export interface LoadedScenario {
   scenario: Scenario;
-  /** The file it was read from, or `inline` for a definition given in code or over the admin API. */
+  /** The file it was read from. */
   source: string;
 }
 
@@ -41,7 +41,7 @@ export function loadScenarioFile(file: string): LoadedScenario {
  * @param where names the origin in error messages, e.g. `useScenario()`.
  * @throws {ScenarioError} naming the path inside the definition and what was expected.
  */
-export function parseScenario(definition: ScenarioDefinition | unknown, where = 'scenario'): Scenario {
+export function parseScenario(definition: unknown, where = 'scenario'): Scenario {
   return validateConfig(where, definition, ScenarioSchema, ScenarioError);
 }
 

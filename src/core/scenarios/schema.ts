@@ -14,14 +14,15 @@
  * @module
  */
 import { z } from 'zod';
+import { OPERATIONS } from '../routes.js';
 
-/** The operations a rule can match; `any` matches all three and unknown paths. */
-export const OPERATIONS = ['speech', 'model', 'generation', 'any'] as const;
+/** The operations a rule can match: each of {@link OPERATIONS}, or `any` for every request (unknown paths too). */
+export const MATCH_OPERATIONS = [...OPERATIONS, 'any'] as const;
 
 /** What a rule matches on. Every given field must match; omitted fields match anything. */
 export const MatchSchema = z
   .strictObject({
-    operation: z.enum(OPERATIONS).default('any').describe('Operation to match: speech, model, generation or any (default).'),
+    operation: z.enum(MATCH_OPERATIONS).default('any').describe(`Operation to match: ${OPERATIONS.join(', ')} or any (default).`),
     model: z.string().min(1).optional().describe('Model id to match exactly (speech body `model`, or the looked-up model). A trailing `*` matches a prefix.'),
     voice: z.string().min(1).optional().describe('Speech `voice` to match exactly.'),
     format: z.enum(['mp3', 'pcm']).optional().describe('Speech `response_format` to match (omitted in the request counts as pcm).'),
@@ -120,5 +121,3 @@ export type ScenarioDefinition = z.input<typeof ScenarioSchema>;
 export type Scenario = z.output<typeof ScenarioSchema>;
 /** A validated rule. */
 export type Rule = Scenario['rules'][number];
-/** An operation name a rule can match. */
-export type MatchOperation = (typeof OPERATIONS)[number];

@@ -1,0 +1,47 @@
+/**
+ * The gateway's answers to requests that are broken below the API: malformed HTTP, a body over the limit, an
+ * unsupported `Expect`, HTTP/1.1 without `Host`. The standalone server's HTTP layer detects these before the
+ * pipeline runs; the answers are stated here, once, as the same error envelope every operation uses.
+ *
+ * @module
+ */
+import { errorResponse } from './errors.js';
+import { MAX_BODY_BYTES, bodyTooLargeMessage } from './request.js';
+import type { CoreResponse } from './types.js';
+
+/** Node's parser error codes that have a status of their own; any other malformed request is a 400. */
+const PARSER_STATUS: Readonly<Record<string, number>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * A request Node's HTTP parser rejected (bad `Content-Length`, bad header, headers over 16 KiB, too slow).
+ *
+ * @param code the parser's error code (`HPE_INVALID_CONTENT_LENGTH`, ...), or `undefined`.
+ * @param detail the parser's message, used when there is no code.
+ * @returns 431 for `HPE_HEADER_OVERFLOW`, 408 for a request timeout, else 400; message
+ *   `Malformed HTTP request (<code>)`.
+ */
+export function malformedRequest(code: string | undefined, detail: string): CoreResponse {
+  return errorResponse((code === undefined ? undefined : PARSER_STATUS[code]) ?? 400, { message: `Malformed HTTP request (${code ?? detail})` });
+}
+
+/** An `Expect` header other than `100-continue`: 417 (the envelope instead of Node's bare 417). */
+export function expectationFailed(expect: string): CoreResponse {
+  return errorResponse(417, { message: `Expect: unsupported expectation "${expect}"` });
+}
+
+/** HTTP/1.1 without `Host` (RFC 9112, section 3.2): 400. */
+export function hostRequired(): CoreResponse {
+  return errorResponse(400, { message: 'Host: required header missing (HTTP/1.1)' });
+}
+
+/**
+ * An error the HTTP framework raised while reading the request (before the pipeline): its status when it is an
+ * error status (a body over {@link MAX_BODY_BYTES} is 413 with the core's own message), else 500.
+ */
+export function frameworkError(status: number | undefined, message: string): CoreResponse {
+  const code = status !== undefined && status >= 400 ? status : 500;
+  return errorResponse(code, { message: code === 413 ? bodyTooLargeMessage() : message });
+}

@@ -1,0 +1,25 @@
+/**
+ * What an operation is given: the gateway's shared state, the request, its path parameters and the caller's
+ * account. Every operation is a function of one {@link OperationCall} that returns a response or throws a
+ * `GatewayError`.
+ *
+ * @module
+ */
+import type { Account } from '../accounts.js';
+import type { GatewayContext } from '../context.js';
+import type { CoreRequest, CoreResponse } from '../types.js';
+
+/** One call of an operation. */
+export interface OperationCall {
+  /** The gateway's shared state. */
+  readonly ctx: GatewayContext;
+  /** The request, as the adapter gave it. */
+  readonly request: CoreRequest;
+  /** Path parameters of the matched route, raw (still percent-encoded), e.g. `{ author, slug }`. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The authenticated key's account. */
+  readonly account: Account;
+}
+
+/** An operation: answers one call, or throws a `GatewayError` for the gateway's error envelope. */
+export type OperationHandler = (call: OperationCall) => CoreResponse;

@@ -1,0 +1,111 @@
+/**
+ * The options of a simulated gateway, shared by `createMockRouter` (in-process) and `startServer` (standalone),
+ * and their validation. An invalid option is an {@link OptionsError} naming the option, never an HTTP error.
+ *
+ * @module
+ */
+import type { KeysOption } from './accounts.js';
+import type { Now } from './clock.js';
+import { parseIsoTime } from './clock.js';
+import type { Fixtures } from './fixtures/index.js';
+import type { ScenarioDefinition } from './scenarios/schema.js';
+
+/** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
+export interface GatewayOptions {
+  /**
+   * Seed of every generated value (generation ids, latencies, audio contour, scenario draws). Same seed and
+   * same requests give byte-identical responses. Default `0`.
+   */
+  seed?: number;
+  /**
+   * The model catalog and known generation records: a folder holding `models.json` and `generations.json`
+   * (the format of the package's own `fixtures/`), or the loaded {@link Fixtures}. Default: the package's
+   * fixtures.
+   */
+  fixtures?: string | Fixtures;
+  /**
+   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit? }` (credits in USD,
+   * `rate_limit: { requests, interval_s }`), a `{ keys: [...] }` object, or the path of a JSON/YAML keys file.
+   * Default: any non-empty bearer key is valid, with unlimited credit. When given, any other key gets
+   * 401 `User not found.`, and a speech call the balance cannot pay gets 402 (`docs/behaviour.md`, "Keys and
+   * credits").
+   */
+  keys?: KeysOption;
+  /**
+   * The base clock, epoch ms. Default `Date.now` (which vitest's fake timers control). Record timestamps,
+   * generation readiness, rate-limit windows and `Retry-After` all read it.
+   */
+  now?: Now;
+  /** Freeze the clock at this time (ISO 8601 string or epoch ms); it then moves only by `clock.advance`/`set`. */
+  clock?: string | number;
+  /**
+   * Delay before a speech call's generation record is readable, ms, or `'realistic'` (500–2000 ms, seeded per
+   * record). Lookups before it answer 404 `Generation not found`, as the real gateway does. Default 0.
+   */
+  generationDelayMs?: number | 'realistic';
+  /** How many speech-call generation records to keep (least recently used evicted first). Default 10,000. */
+  maxGenerations?: number;
+  /** Bound of the audio cache, in bytes. Default 24 MiB. */
+  audioCacheBytes?: number;
+  /** Folders of extra scenario files (JSON or YAML), loaded beside the built-ins. */
+  scenarios?: string | readonly string[];
+  /**
+   * The default scenario, applied to every request without a scenario header: a loaded scenario's name, a
+   * path to a scenario file (containing `/` or ending `.json`, `.yaml`, `.yml`), or a definition.
+   */
+  scenario?: string | ScenarioDefinition;
+  /** Bound of the request journal, in entries. Default 1000. */
+  journalSize?: number;
+}
+
+/**
+ * An option of {@link GatewayOptions} is invalid. The message is `<option>: <what was expected>, got <value>`;
+ * `option` names it, so the CLI can name its flag instead.
+ *
+ * @example new OptionsError('clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"')
+ */
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+  /** The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...). */
+  readonly option: keyof GatewayOptions;
+  /** What was wrong, without the option's name. */
+  readonly problem: string;
+
+  constructor(option: keyof GatewayOptions, problem: string) {
+    super(`${option}: ${problem}`);
+    this.option = option;
+    this.problem = problem;
+  }
+}
+
+/**
+ * The frozen time of option `clock`, epoch ms, or `undefined` when not given.
+ *
+ * @throws {OptionsError} for a string that is not an ISO 8601 time or a number that is not finite.
+ */
+export function frozenTimeOf(clock: string | number | undefined): number | undefined {
+  if (clock === undefined) return undefined;
+  const ms = typeof clock === 'number' ? clock : parseIsoTime(clock);
+  if (ms === undefined || !Number.isFinite(ms)) {
+    throw new OptionsError('clock', `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${clock}"`);
+  }
+  return ms;
+}
+
+/**
+ * Option `generationDelayMs`, checked: ms ≥ 0 or `'realistic'`; default 0.
+ *
+ * @throws {OptionsError} for anything else.
+ */
+export function generationDelayOf(delay: number | 'realistic' | undefined): number | 'realistic' {
+  const value = delay ?? 0;
+  if (value !== 'realistic' && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+    throw new OptionsError('generationDelayMs', `expected a number of ms ≥ 0 or "realistic", got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Whether option `scenario` names a file rather than a loaded scenario: it has a `/` or `\`, or a JSON/YAML extension. */
+export function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || /\.(json|ya?ml)$/i.test(value);
+}

@@ -1,0 +1,103 @@
+/**
+ * The request pipeline of the simulated gateway, pure of bookkeeping (journaling and timing are in
+ * `journaling.ts`):
+ *
+ * route (404, 405 with `Allow`) → bearer auth (401) → session → scenario selection (`X-Mock-Status`,
+ * `X-Mock-Scenario`, the default) → the first applicable rule, or the key's rate limit (429) and the operation
+ * itself (which may also answer 429 for `:free` models and 402 for credits) → `X-Mock-Applied`.
+ *
+ * Every failure is the gateway's error envelope (`toErrorResponse`).
+ *
+ * @module
+ */
+import type { Account } from './accounts.js';
+import type { GatewayContext } from './context.js';
+import { GatewayError, toErrorResponse } from './errors.js';
+import { modelIdOf } from './operations/model.js';
+import { OPERATION_HANDLERS } from './operations/index.js';
+import { header, jsonBodyOrUndefined } from './request.js';
+import { matchRoute, type RouteMatch } from './routes.js';
+import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
+import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
+import { sessionOf } from './session.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+
+/** What the pipeline made of one request: the response and what the journal records about it. */
+export interface Answered {
+  response: CoreResponse;
+  /** The matched route, or `undefined` for an unknown path. */
+  route: RouteMatch | undefined;
+  /** The session the request ran in (`X-Mock-Session`, else derived from the key, else `anonymous`). */
+  session: string;
+  /** The scenario rule applied, if any. */
+  applied: AppliedRule | undefined;
+}
+
+/** The pipeline of one gateway: answers a request; never throws. */
+export type Pipeline = (request: CoreRequest) => Answered;
+
+/**
+ * The route of `request`.
+ *
+ * @throws {GatewayError} 404 for a path that is no operation; 405 with `Allow` for a wrong method (HEAD is GET).
+ */
+function route(request: CoreRequest): RouteMatch {
+  const match = matchRoute(request.path);
+  if (!match) throw new GatewayError(404, { message: `No route for ${request.method} ${request.path}` });
+  const method = request.method === 'HEAD' && match.method === 'GET' ? 'GET' : request.method;
+  if (method !== match.method) {
+    throw new GatewayError(405, {
+      message: `Method ${request.method} is not allowed on ${request.path}; use ${match.method}`,
+      headers: { Allow: match.method },
+    });
+  }
+  return match;
+}
+
+/** What scenario rules match on; the speech body is parsed only when a rule asks for it. */
+function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
+  if (match.operation === 'model') return { operation: 'model', model: modelIdOf(match.params.author ?? '', match.params.slug ?? '') };
+  return {
+    operation: match.operation,
+    speechBody: () => {
+      const body = jsonBodyOrUndefined(request);
+      return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    },
+  };
+}
+
+/** Creates the pipeline over a gateway's shared state and scenarios. */
+export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): Pipeline {
+  function operate(request: CoreRequest, match: RouteMatch, account: Account): CoreResponse {
+    ctx.accounts.consumeKeyLimit(account, ctx.clock.now());
+    return OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account });
+  }
+
+  function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Pick<Answered, 'response' | 'applied'> {
+    const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
+    const applied = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
+    if (!applied) return { response: operate(request, match, account), applied };
+    let response = ruleResponse(applied, ctx.clock.now(), session, account.userId);
+    if (!response) {
+      response = operate(request, match, account);
+      if (response.status === 200) response.body = withAudioEffects(applied.rule, response.body);
+    }
+    response.delayMs = delayOf(applied.rule, applied.draw);
+    response.headers[APPLIED_HEADER] = `${applied.scenario}/${applied.ruleName}`;
+    return { response, applied };
+  }
+
+  return (request) => {
+    const sessionHeader = header(request.headers, SESSION_HEADER);
+    let session = sessionOf(sessionHeader, 'anonymous');
+    let match: RouteMatch | undefined;
+    try {
+      match = route(request);
+      const account = ctx.accounts.authenticate(request.headers);
+      session = sessionOf(sessionHeader, account.key);
+      return { route: match, session, ...answer(request, match, session, account) };
+    } catch (error) {
+      return { response: toErrorResponse(error), route: match, session, applied: undefined };
+    }
+  };
+}
