@@ -53,7 +53,7 @@ export function check(req: FuzzRequest, seen: Seen, e: Expectation, outcome: Out
   }
   const { status, headers, body } = outcome;
   const type = headers['content-type'];
-  if (!e.statuses.has(status)) fail(`status ${status} is not one the documented behaviour allows`);
+  if (!e.statuses.has(status)) fail(`status ${status} is not one the documented behavior allows`);
   if (outcome.bodyError && !(e.truncatedAudio && status === 200)) fail('the body could not be read to the end');
   const raw = e.raw.find((r) => r.status === status && r.contentType === type);
   if (req.method === 'HEAD') {

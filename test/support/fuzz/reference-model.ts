@@ -1,5 +1,5 @@
 /**
- * The reference model: from the gateway's documented behaviour (README "What it simulates" and "Testing failure
+ * The reference model: from the gateway's documented behavior (README "What it simulates" and "Testing failure
  * paths"; the operations `createAudioSpeech`, `getModel`, `getGeneration`) and what the fixtures and scenario
  * files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
  * the simulator with an independent statement of the same rules.
