@@ -4,9 +4,8 @@ import { LruCache } from '../src/core/audio/cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, createAudioRenderer } from '../src/core/audio/index.js';
 import { MP3_ENCODER_DELAY, encodeMp3, mpeg2Layer3FrameLength } from '../src/core/audio/mp3.js';
 import { encodePcm, encodePcmCopy } from '../src/core/audio/pcm.js';
-import type { Burst } from '../src/core/audio/plan.js';
+import type { Burst, SynthesisRequest } from '../src/core/audio/types.js';
 import { MAX_PITCH_DEVIATION, SILENT_SAMPLES, planSpeech } from '../src/core/audio/plan.js';
-import type { SynthesisRequest } from '../src/core/audio/synthesize.js';
 import { PEAK_LEVEL, synthesizeSamples } from '../src/core/audio/synthesize.js';
 import { VOICE_PITCH_STEP, voiceFundamentalHz } from '../src/core/audio/voice.js';
 

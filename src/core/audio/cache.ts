@@ -1,8 +1,13 @@
 /**
- * A small least-recently-used cache bounded both by total size in bytes and by
- * entry count, used to keep rendered speech so repeated identical requests
- * cost a map lookup instead of a synthesis + MP3 encode.
+ * The rendered-speech cache: a least-recently-used map bounded both by total size in bytes and by entry count, so
+ * repeated identical requests cost a lookup instead of a synthesis + MP3 encode. A thin layer over `LRUCache` of
+ * the `lru-cache` package (the project's one bounded-map implementation) that adds the byte and eviction counts
+ * the renderer reports (`index.ts`).
+ *
+ * @module
  */
+
+import { LRUCache } from 'lru-cache';
 
 /** Default byte budget: 24 MiB (about 4 minutes of PCM, or 50 minutes of MP3). */
 export const DEFAULT_CACHE_MAX_BYTES = 24 * 1024 * 1024;
@@ -13,11 +18,12 @@ export const DEFAULT_CACHE_MAX_ENTRIES = 1000;
 /**
  * Limits and sizing for {@link LruCache}.
  *
- * - `maxBytes`: total size budget in bytes (≥ 0; default 24 MiB). An entry
- *   larger than this on its own is never stored.
- * - `maxEntries`: entry budget (≥ 0; default 1000). 0 disables caching.
- * - `sizeOf`: size of one entry in bytes (key included if you want to count
- *   it); must be a finite number ≥ 0. Default: `value.byteLength`.
+ * - `maxBytes`: total size budget in bytes (≥ 0, fractions dropped; default 24 MiB). An entry larger than this on
+ *   its own is never stored.
+ * - `maxEntries`: entry budget (≥ 0, fractions dropped; default 1000). 0 disables caching.
+ * - `sizeOf`: size of one entry in bytes (key included if you want to count it); must be a finite number ≥ 0,
+ *   counted rounded up to a whole number of bytes, at least 1 (lru-cache requires positive integer sizes).
+ *   Default: `value.byteLength`.
  */
 export interface LruCacheOptions<V> {
   maxBytes?: number;
@@ -25,25 +31,18 @@ export interface LruCacheOptions<V> {
   sizeOf?: (value: V, key: string) => number;
 }
 
-interface Slot<V> {
-  value: V;
-  size: number;
-}
-
 /**
- * String-keyed LRU cache with byte and entry bounds. `get` marks an entry as
- * most recently used; `set` inserts or replaces and then evicts least recently
- * used entries until both bounds hold. All operations are O(1) amortised
- * (a `Map` keeps recency order).
+ * String-keyed LRU cache with byte and entry bounds. `get` marks an entry as most recently used; `set` inserts or
+ * replaces and then evicts least recently used entries until both bounds hold. All operations are O(1).
  */
-export class LruCache<V> {
+export class LruCache<V extends object> {
   /** Byte budget (see {@link LruCacheOptions}). */
   readonly maxBytes: number;
   /** Entry budget (see {@link LruCacheOptions}). */
   readonly maxEntries: number;
   private readonly sizeOf: (value: V, key: string) => number;
-  private readonly slots = new Map<string, Slot<V>>();
-  private totalBytes = 0;
+  /** Absent when a limit is 0: nothing is ever stored. */
+  private readonly entries: LRUCache<string, V> | undefined;
   private evictionCount = 0;
 
   /**
@@ -54,19 +53,28 @@ export class LruCache<V> {
     this.maxBytes = checkLimit('maxBytes', options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES);
     this.maxEntries = checkLimit('maxEntries', options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES);
     this.sizeOf = options.sizeOf ?? defaultSizeOf;
+    if (this.maxBytes < 1 || this.maxEntries < 1) return;
+    this.entries = new LRUCache<string, V>({
+      // 0 means "no bound" to lru-cache.
+      max: Number.isFinite(this.maxEntries) ? this.maxEntries : 0,
+      maxSize: Number.isFinite(this.maxBytes) ? this.maxBytes : Number.MAX_SAFE_INTEGER,
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') this.evictionCount++;
+      },
+    });
   }
 
   /** Number of entries held. */
   get size(): number {
-    return this.slots.size;
+    return this.entries?.size ?? 0;
   }
 
-  /** Sum of the sizes (per `sizeOf`) of the entries held, in bytes. */
+  /** Sum of the sizes (per `sizeOf`, rounded up) of the entries held, in bytes. */
   get bytes(): number {
-    return this.totalBytes;
+    return this.entries?.calculatedSize ?? 0;
   }
 
-  /** Entries evicted (for space, not by `clear` or replacement) so far. */
+  /** Entries evicted (for space, not by `clear`, `delete` or replacement) so far. */
   get evictions(): number {
     return this.evictionCount;
   }
@@ -77,39 +85,31 @@ export class LruCache<V> {
    * @returns the stored value, or undefined when absent.
    */
   get(key: string): V | undefined {
-    const slot = this.slots.get(key);
-    if (!slot) return undefined;
-    this.slots.delete(key);
-    this.slots.set(key, slot);
-    return slot.value;
+    return this.entries?.get(key);
   }
 
   /** True if `key` is present (does not change recency). */
   has(key: string): boolean {
-    return this.slots.has(key);
+    return this.entries?.has(key) ?? false;
   }
 
   /**
-   * Inserts or replaces an entry as most recently used, then evicts the least
-   * recently used entries until `bytes ≤ maxBytes` and `size ≤ maxEntries`.
+   * Inserts or replaces an entry as most recently used, then evicts the least recently used entries until
+   * `bytes ≤ maxBytes` and `size ≤ maxEntries`.
    *
-   * @returns true if stored; false if the entry alone exceeds `maxBytes` or
-   *   `maxEntries` is 0 (any previous entry under `key` is then removed).
+   * @returns true if stored; false if the entry alone exceeds `maxBytes` or a limit is 0 (any previous entry
+   *   under `key` is then removed).
    * @throws RangeError if `sizeOf` returns a negative or non-finite number.
    */
   set(key: string, value: V): boolean {
     const size = this.sizeOf(value, key);
     if (!Number.isFinite(size) || size < 0) throw new RangeError(`invalid cache entry size ${String(size)}`);
-    this.delete(key);
-    if (size > this.maxBytes || this.maxEntries === 0) return false;
-    this.slots.set(key, { value, size });
-    this.totalBytes += size;
-    for (const [oldKey, oldSlot] of this.slots) {
-      if (this.totalBytes <= this.maxBytes && this.slots.size <= this.maxEntries) break;
-      this.slots.delete(oldKey);
-      this.totalBytes -= oldSlot.size;
-      this.evictionCount++;
+    const bytes = Math.max(1, Math.ceil(size));
+    if (!this.entries || bytes > this.maxBytes) {
+      this.delete(key);
+      return false;
     }
+    this.entries.set(key, value, { size: bytes });
     return true;
   }
 
@@ -119,17 +119,12 @@ export class LruCache<V> {
    * @returns true if it was present.
    */
   delete(key: string): boolean {
-    const slot = this.slots.get(key);
-    if (!slot) return false;
-    this.slots.delete(key);
-    this.totalBytes -= slot.size;
-    return true;
+    return this.entries?.delete(key) ?? false;
   }
 
   /** Removes every entry (the eviction counter is kept). */
   clear(): void {
-    this.slots.clear();
-    this.totalBytes = 0;
+    this.entries?.clear();
   }
 }
 
@@ -138,9 +133,10 @@ function defaultSizeOf(value: unknown): number {
   return typeof length === 'number' ? length : 0;
 }
 
+/** Validates a limit and drops its fraction (lru-cache takes whole numbers). */
 function checkLimit(name: string, value: number): number {
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
     throw new RangeError(`${name} must be a number ≥ 0, got ${String(value)}`);
   }
-  return value;
+  return Math.floor(value);
 }

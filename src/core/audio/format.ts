@@ -5,7 +5,11 @@
  * little-endian, mono samples with no header, served as
  * `Content-Type: audio/pcm;rate=24000;channels=1`; `mp3` is served as
  * `Content-Type: audio/mpeg`.
+ *
+ * @module
  */
+
+import type { AudioFormat } from './types.js';
 
 /** Output sample rate in Hz (OpenRouter PCM is 24 kHz). Used for MP3 too. */
 export const SAMPLE_RATE = 24000 as const;
@@ -15,9 +19,6 @@ export const CHANNELS = 1 as const;
 
 /** Bytes per PCM sample (16-bit signed). */
 export const BYTES_PER_SAMPLE = 2 as const;
-
-/** Response formats the renderer can produce (OpenRouter's `response_format`). */
-export type AudioFormat = 'pcm' | 'mp3';
 
 /**
  * HTTP `Content-Type` per format, exactly as OpenRouter sends them:

@@ -6,20 +6,20 @@
  * OpenRouter facts mirrored here: `pcm` is 24 kHz, 16-bit signed
  * little-endian, mono, no header, `Content-Type: audio/pcm;rate=24000;channels=1`;
  * `mp3` is `Content-Type: audio/mpeg`.
+ *
+ * @module
  */
 
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
-import type { AudioFormat } from './format.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { encodeMp3 } from './mp3.js';
 import { encodePcm } from './pcm.js';
-import type { SynthesisRequest } from './synthesize.js';
+import type { AudioFormat, SynthesisRequest } from './types.js';
 import { synthesizeSamples } from './synthesize.js';
-import { normaliseVoice } from './voice.js';
+import { normalizeVoice } from './voice.js';
 
 export { SAMPLE_RATE, CONTENT_TYPES } from './format.js';
-export type { AudioFormat } from './format.js';
-export type { SynthesisRequest } from './synthesize.js';
+export type { AudioFormat, SynthesisRequest } from './types.js';
 export { synthesizeSamples } from './synthesize.js';
 export { encodePcm } from './pcm.js';
 export { encodeMp3 } from './mp3.js';
@@ -65,7 +65,7 @@ export interface AudioRendererOptions {
 /**
  * Counters of a renderer: cache `entries` and `bytes` held, the limits,
  * `hits`/`misses` of `render`, `evictions` for space, and `renderMs`, the
- * total time spent synthesising and encoding on misses (ms).
+ * total time spent synthesizing and encoding on misses (ms).
  */
 export interface AudioRendererStats {
   entries: number;
@@ -121,7 +121,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       if (format !== 'pcm' && format !== 'mp3') {
         throw new TypeError(`unsupported audio format ${JSON.stringify(format)}; expected "pcm" or "mp3"`);
       }
-      const key = JSON.stringify([format, normaliseVoice(req.voice), req.speed, req.seed, req.input]);
+      const key = JSON.stringify([format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
       const cached = cache.get(key);
       if (cached) {
         hits++;

@@ -8,6 +8,8 @@
  * (mpg123, as the tests check; ffmpeg reads the same tag) return exactly the original sample
  * count; others see 576 extra samples (24 ms) of silence up front plus the
  * usual ~1,100–1,700 samples of encoder delay and padding.
+ *
+ * @module
  */
 
 import { Mp3Encoder } from '@breezystack/lamejs';
@@ -18,7 +20,7 @@ import { SAMPLE_RATE } from './format.js';
  * bytes at 24 kHz) holds a complete standard Xing "Info" + LAME tag, so the
  * gapless tag is laid out exactly as LAME writes it and the whole stream is
  * strictly CBR. Speed does not argue for less: with lamejs, 48 and 64 kbps
- * encode equally fast, while 32 kbps is 3–10× slower (its quantisation loop
+ * encode equally fast, while 32 kbps is 3–10× slower (its quantization loop
  * iterates more). Size is 8 kB per second of audio, clean for pure tones.
  */
 export const MP3_BITRATE_KBPS = 64;

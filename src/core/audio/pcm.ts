@@ -2,13 +2,15 @@
  * Raw PCM encoding, as OpenRouter's `response_format: "pcm"` delivers it:
  * 16-bit signed little-endian mono samples (24 kHz), no header, served with
  * `Content-Type: audio/pcm;rate=24000;channels=1`.
+ *
+ * @module
  */
 
 /** True when the host stores multi-byte integers little-endian (x86, ARM). */
 export const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * Serialises samples as 16-bit signed little-endian bytes, no header.
+ * Serializes samples as 16-bit signed little-endian bytes, no header.
  *
  * On little-endian hosts this is a zero-copy view over `samples.buffer`
  * (so the result aliases the samples: mutate neither); on big-endian hosts

@@ -1,33 +1,14 @@
 /**
- * Speech-like tone synthesis: one harmonic tone burst per syllable, with
- * raised-cosine attack/release ramps, on the timeline computed by
- * {@link planSpeech}. Output is what OpenRouter's `pcm` format carries:
- * mono, 24 kHz, 16-bit signed samples.
- */
-
-import type { SpeechPlan } from './plan.js';
-import { planSpeech } from './plan.js';
-import type { VoiceProfile } from './voice.js';
-import { TABLE_STEPS_PER_HZ, WAVETABLE_SIZE, getVoiceProfile } from './voice.js';
-
-/**
- * What to say and how.
+ * Speech-like tone synthesis: one harmonic tone burst per syllable, with raised-cosine attack/release ramps, on the
+ * timeline computed by {@link planSpeech}. Output is what the `pcm` format of `createAudioSpeech` carries: mono,
+ * 24 kHz, 16-bit signed samples.
  *
- * - `input`: the text (any string, any script, emoji welcome); its length in
- *   Unicode code points sets the duration (15 per second at speed 1).
- * - `voice`: voice name; selects pitch and timbre (case-insensitive).
- * - `speed`: playback-rate factor, 0.25–4.0 (OpenAI/OpenRouter range); the
- *   caller passes 1 when the model ignores `speed`. Duration ∝ 1 / speed;
- *   pitch is unaffected.
- * - `seed`: any number; varies intonation and timing jitter, never the total
- *   duration.
+ * @module
  */
-export interface SynthesisRequest {
-  input: string;
-  voice: string;
-  speed: number;
-  seed: number;
-}
+
+import { planSpeech } from './plan.js';
+import type { SpeechPlan, SynthesisRequest, VoiceProfile } from './types.js';
+import { TABLE_STEPS_PER_HZ, WAVETABLE_SIZE, getVoiceProfile } from './voice.js';
 
 /** Peak amplitude of a full-gain burst, as a fraction of 16-bit full scale. */
 export const PEAK_LEVEL = 0.5;

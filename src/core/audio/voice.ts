@@ -10,15 +10,19 @@
  * have hand-assigned, distinct steps (low for onyx/echo, high for
  * nova/shimmer); any other name is hashed onto the ladder, so two unknown
  * names share a pitch with probability 1/16 (their timbre still differs).
+ *
+ * @module
  */
 
+import { LRUCache } from 'lru-cache';
 import { SAMPLE_RATE } from './format.js';
 import { hashString } from '../prng.js';
+import type { VoiceProfile } from './types.js';
 
 /** Lowest voice fundamental in Hz (ladder step 0). */
 export const MIN_VOICE_HZ = 90;
 
-/** Ratio between neighbouring pitch steps: 8%. */
+/** Ratio between neighboring pitch steps: 8%. */
 export const VOICE_PITCH_STEP = 1.08;
 
 /** Number of pitch steps; the highest is 90 × 1.08^15 ≈ 285.5 Hz. */
@@ -47,13 +51,7 @@ const KNOWN_VOICE_SLOTS: ReadonlyMap<string, number> = new Map([
 /** Wavetable length (one period); a power of two so wrapping is cheap. */
 export const WAVETABLE_SIZE = 2048;
 
-/**
- * Vowel colours a syllable can have: a, e, i, o, u and a neutral (schwa-like)
- * one used for digits, symbols and scripts without Latin vowels.
- */
-export const VOWEL_CLASSES = 6;
-
-/** First two formant centres (Hz) per vowel class, rough adult averages. */
+/** First two formant centers (Hz) per vowel class (`VowelClass` in `types.ts`), rough adult averages. */
 const FORMANTS: ReadonlyArray<readonly [number, number]> = [
   [730, 1090], // a
   [530, 1840], // e
@@ -71,54 +69,35 @@ const MAX_HARMONICS = 12;
 const PROFILE_CACHE_LIMIT = 64;
 
 /**
- * Everything the renderer needs to know about one voice.
- *
- * - `key`: the normalised name (trimmed, lower-cased) the profile was built for.
- * - `f0Hz`: fundamental frequency in Hz before intonation (90–285.5 Hz).
- * - `wavetables`: one single-period waveform per vowel class
- *   ({@link VOWEL_CLASSES} of them), each {@link WAVETABLE_SIZE} + 1 samples
- *   long (the last repeats the first, for interpolation), peak-normalised to
- *   exactly 1.0.
- */
-export interface VoiceProfile {
-  readonly key: string;
-  readonly f0Hz: number;
-  readonly wavetables: readonly Float32Array[];
-}
-
-/**
  * The fundamental frequency of a voice, in Hz, before intonation.
  *
  * Voice names are compared case-insensitively after trimming (`Alloy` is
  * `alloy`). Known OpenAI voices use a fixed table; other names use a stable
- * 32-bit FNV-1a hash of the normalised name. Never throws.
+ * 32-bit FNV-1a hash of the normalized name. Never throws.
  *
  * @param voice - the request's `voice` string (any string, may be empty).
  * @returns a value in [90, 285.5] Hz on the 8% pitch ladder.
  */
 export function voiceFundamentalHz(voice: string): number {
-  return MIN_VOICE_HZ * VOICE_PITCH_STEP ** voiceSlot(normaliseVoice(voice));
+  return MIN_VOICE_HZ * VOICE_PITCH_STEP ** voiceSlot(normalizeVoice(voice));
 }
 
-const profileCache = new Map<string, VoiceProfile>();
+/** Built profiles by normalized voice name; the least recently used goes first. */
+const profileCache = new LRUCache<string, VoiceProfile>({ max: PROFILE_CACHE_LIMIT });
 
 /**
  * Returns the (memoised) profile of a voice: pitch plus wavetables.
  *
- * Building a profile costs well under a millisecond; the last
- * {@link PROFILE_CACHE_LIMIT} voices used are kept. Never throws.
+ * Building a profile costs well under a millisecond; the
+ * {@link PROFILE_CACHE_LIMIT} most recently used voices are kept. Never throws.
  *
  * @param voice - the request's `voice` string (compared case-insensitively).
  */
 export function getVoiceProfile(voice: string): VoiceProfile {
-  const key = normaliseVoice(voice);
+  const key = normalizeVoice(voice);
   const cached = profileCache.get(key);
   if (cached) return cached;
   const profile = buildProfile(key);
-  if (profileCache.size >= PROFILE_CACHE_LIMIT) {
-    const oldest = profileCache.keys().next();
-    if (!oldest.done) profileCache.delete(oldest.value);
-  }
   profileCache.set(key, profile);
   return profile;
 }
@@ -128,9 +107,9 @@ export function getVoiceProfile(voice: string): VoiceProfile {
  * and `alloy` are the same voice (same pitch, timbre and samples).
  *
  * @param voice - any string.
- * @returns the normalised name (may be empty).
+ * @returns the normalized name (may be empty).
  */
-export function normaliseVoice(voice: string): string {
+export function normalizeVoice(voice: string): string {
   return voice.trim().toLowerCase();
 }
 
