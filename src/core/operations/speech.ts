@@ -12,9 +12,7 @@ import { buildSpeechGeneration, readinessDelay, speechCost } from '../generation
 import { readJsonBody } from '../request.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import { parseOrThrow } from '../validation.js';
-
-/** Range of `speed` for models that support it (OpenAI's documented range). */
-export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
+import { SPEED_RANGE } from '../audio/types.js';
 
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
