@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: builds, then measures in one run (issue 5, "Performance"):
+ * `npm run bench`: builds, then measures in one run (the goals are listed in bench/README.md, "6. Goals"):
  *
  * 1. HTTP throughput with autocannon (this process) against child processes on 127.0.0.1: the standalone
  *    mockrouter (`bin/mockrouter.js --port 0 --quiet`), a bare `node:http` server replaying the mock's exact
@@ -26,7 +26,7 @@ import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table,
 import type { SynthResult } from './synth.js';
 import { runScript, startAimock, startBare, startMock, stopAll, stopChild, type Recorded, type Target } from './targets.js';
 
-/** The goals of issue 5. */
+/** The performance goals (bench/README.md, "6. Goals"). */
 const GOALS = {
   modelLookupOverAimock: 2,
   modelLookupShareOfBare: 0.6,

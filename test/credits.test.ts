@@ -2,8 +2,8 @@
  * Keys and credits: a keys file (JSON or YAML, option `keys`, CLI `--keys <file>`) lists the valid keys with a
  * balance in USD. Each speech call deducts exactly the `total_cost` its generation record shows; a call the
  * balance cannot pay is a 402 `Insufficient credits. Add more using https://openrouter.ai/credits` with the
- * key's `user_id` (facts file, "Messages seen"); keys not in the file get 401 `User not found.`; without a file
- * every key is valid with unlimited credit. `:free` variants cost nothing and consume no credit.
+ * key's `user_id` (`docs/behaviour.md`, "Keys and credits"); keys not in the file get 401 `User not found.`;
+ * without a file every key is valid with unlimited credit. `:free` variants cost nothing and consume no credit.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

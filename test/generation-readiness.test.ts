@@ -1,6 +1,6 @@
 /**
  * Generation readiness: a speech call's record is readable only `generationDelayMs` after the call; before that
- * the lookup answers 404 `Generation not found`, as the real gateway does (facts file, "GET /generation?id=").
+ * the lookup answers 404 `Generation not found`, as the real gateway does (`docs/behaviour.md`, "Generation lookup").
  *
  * - The official SDK polls `generations.getGeneration` in-process under vitest fake timers (the core's default
  *   clock is `Date.now`, which fake timers control) and gets the record on the first poll at or after the delay.

@@ -1,9 +1,9 @@
 /**
- * Rate limits, on a frozen clock, in both modes: the `:free` variants' 20 requests a minute (per key and model,
- * as on the real gateway) and a key's own `rate_limit` from the keys option. A 429 carries `Retry-After`
- * (seconds), `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix ms as a string) and the
- * same three in `error.metadata.headers` (facts file, "Messages seen", 429); a limit frees up as the window
- * passes. The clock moves through `POST /__mock/clock` on the standalone server and
+ * Rate limits, on a frozen clock, in both modes: the `:free` variants' 20 requests a minute (counted per key and
+ * model; `docs/behaviour.md`, "Where the simulator chooses") and a key's own `rate_limit` from the keys option.
+ * A 429 carries `Retry-After` (seconds), `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix
+ * ms as a string) and the same three in `error.metadata.headers` (`docs/behaviour.md`, "Rate limits"); a limit
+ * frees up as the window passes. The clock moves through `POST /__mock/clock` on the standalone server and
  * `gateway.clock.advance` in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -13,7 +13,7 @@ import { allModes, modeTitle, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEY = 'sk-clients';
-/** The statuses the gateway documents (DESIGN.md, built-in scenarios). */
+/** The statuses the gateway documents for `createAudioSpeech` (`docs/behaviour.md`, "Error envelope"). */
 const DOCUMENTED = [400, 401, 402, 404, 429, 500, 502, 503, 524, 529];
 
 type ErrorClass = abstract new (...args: never[]) => errors.OpenRouterError;

@@ -1,5 +1,6 @@
 /**
- * Bearer authentication (spec §5; `facts/real-gateway.md`, "Messages seen on the real service").
+ * Bearer authentication: every operation needs `Authorization: Bearer <key>` (`docs/behaviour.md`, "Keys and
+ * credits" and "Messages seen").
  *
  * @module
  */

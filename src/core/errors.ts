@@ -1,13 +1,14 @@
 /**
- * The gateway's error envelope (spec §2.5, §7; `facts/real-gateway.md` "Wire format shared by all three
- * operations"): `{"error":{"code":<int>,"message":<string>,"metadata":<object|null>},"user_id":<string|null>}`,
+ * The gateway's error envelope (`docs/behaviour.md`, "Error envelope"; the gateway's docs page "Errors and
+ * debugging", https://openrouter.ai/docs/api/reference/errors-and-debugging):
+ * `{"error":{"code":<int>,"message":<string>,"metadata":<object|null>},"user_id":<string|null>}`,
  * HTTP status equal to `error.code`, `Content-Type: application/json`.
  *
  * @module
  */
 import type { CoreResponse } from './types.js';
 
-/** Values of `error.metadata.error_type` the real gateway uses (facts file, "Wire format"). */
+/** Values of `error.metadata.error_type` the real gateway uses (`docs/behaviour.md`, "Error envelope"). */
 export type ErrorType =
   | 'context_length_exceeded'
   | 'max_tokens_exceeded'
@@ -31,15 +32,16 @@ export type ErrorType =
   | 'timeout'
   | 'unmapped';
 
-/** The default message and `error_type` of each status the gateway documents (facts file, "Messages seen"). */
+/** The default message and `error_type` of each status the gateway documents (`docs/behaviour.md`, "Messages seen"). */
 export interface StatusDefaults {
   message: string;
   errorType: ErrorType;
 }
 
 /**
- * Default message and `error_type` per HTTP status. The messages are the real gateway's where the facts file
- * gives them (401, 402, 404, 429, 500, 502, 503, 524, 529); the others are plain HTTP reason phrases.
+ * Default message and `error_type` per HTTP status. The messages are the real gateway's where `docs/behaviour.md`
+ * ("Messages seen") gives them (401, 402, 404, 429, 500, 502, 503, 524, 529); the others are plain HTTP reason
+ * phrases.
  */
 export const STATUS_DEFAULTS: Readonly<Record<number, StatusDefaults>> = {
   400: { message: 'Bad Request', errorType: 'invalid_request' },

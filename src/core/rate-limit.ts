@@ -22,7 +22,10 @@ export const RateLimitSchema = z.strictObject({
 /** A rate limit: `requests` per `interval_s` seconds. */
 export type RateLimit = z.output<typeof RateLimitSchema>;
 
-/** The `:free` variants' limit on the real gateway: 20 requests a minute, per key and model. */
+/**
+ * The `:free` variants' limit on the real gateway: 20 requests a minute. The simulator counts it per key and model
+ * (the gateway counts it per account; `docs/behaviour.md`, "Rate limits").
+ */
 export const FREE_MODEL_LIMIT: RateLimit = { requests: 20, interval_s: 60 };
 
 /** `Retry-After` assumed for the `X-RateLimit-Reset` of a scenario 429 that sets none, seconds. */

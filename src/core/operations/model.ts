@@ -12,7 +12,7 @@ const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });
 
 /**
  * The model id of a lookup path: `author/slug` from the raw segments, percent-decoded (the official SDK sends
- * `gpt-4o%3Afree`; facts file, "Path parameters arrive percent-encoded").
+ * `gpt-4o%3Afree`; `docs/behaviour.md`, "Percent-encoded paths").
  *
  * @returns the id, or `undefined` when a segment is not valid percent-encoding.
  */
