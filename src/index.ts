@@ -82,7 +82,7 @@ export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type 
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './core/journal.js';
 export { ScenarioError } from './core/scenarios/load.js';
-export { FixtureError } from './core/fixtures/index.js';
+export { FixtureError } from './core/fixtures/load.js';
 export { ConfigFileError } from './core/config-file.js';
 export { KeysError } from './core/accounts.js';
 export { OptionsError } from './core/options.js';

@@ -16,20 +16,20 @@ import {
 } from '@openrouter/sdk/models';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateFixtures } from '../scripts/generate-fixtures.js';
-import { DEFAULT_FIXTURES_DIR, FixtureError, loadFixtures } from '../src/core/fixtures/index.js';
-import type { ModelRecord } from '../src/core/fixtures/index.js';
+import { DEFAULT_FIXTURES_DIR, FixtureError, loadFixtures } from '../src/core/fixtures/load.js';
+import type { ModelRecord } from '../src/core/fixtures/schema.js';
 
 const fixtures = loadFixtures();
 const values = (e: Record<string, string>): Set<string> => new Set(Object.values(e));
 
-/** Keys of a Model record per facts/real-gateway.md ("GET /model/{author}/{slug}"). */
+/** Keys of a Model record per `docs/behaviour.md` ("Model lookup"). */
 const MODEL_KEYS = [
   'id', 'canonical_slug', 'name', 'created', 'pricing', 'context_length', 'architecture', 'top_provider',
   'per_request_limits', 'supported_parameters', 'default_parameters', 'supported_voices', 'links',
   'description', 'hugging_face_id', 'expiration_date', 'knowledge_cutoff',
 ];
 
-/** Keys of a Generation record per facts/real-gateway.md ("GET /generation?id="). */
+/** Keys of a Generation record per `docs/behaviour.md` ("Generation lookup"). */
 const GENERATION_KEYS = [
   'id', 'upstream_id', 'total_cost', 'cache_discount', 'upstream_inference_cost', 'created_at', 'model', 'app_id',
   'streamed', 'cancelled', 'provider_name', 'latency', 'moderation_latency', 'generation_time', 'finish_reason',
@@ -41,7 +41,7 @@ const GENERATION_KEYS = [
 ];
 const NEVER_NULL = ['id', 'created_at', 'model', 'origin', 'total_cost', 'usage', 'is_byok', 'data_region'];
 
-/** The speech table of facts/real-gateway.md. */
+/** The speech table of `docs/behaviour.md` ("Speech models and voices"). */
 const FACT_VOICES: Record<string, string[]> = {
   'openai/gpt-4o-mini-tts-2025-12-15': ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
   'mistralai/voxtral-mini-tts-2603': ['en_paul_neutral', 'en_paul_happy', 'en_paul_sad', 'en_paul_excited', 'en_paul_confident', 'en_paul_cheerful', 'en_paul_angry', 'en_paul_frustrated', 'gb_oliver_neutral', 'gb_oliver_confident', 'gb_jane_neutral', 'gb_jane_confident', 'fr_marie_neutral', 'fr_marie_happy'],

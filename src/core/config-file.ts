@@ -9,6 +9,7 @@ import { extname } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type * as z from 'zod';
+import { describeIssue, formatPath } from './zod-issues.js';
 
 let yamlModule: typeof Yaml | undefined;
 
@@ -43,27 +44,6 @@ export class ConfigFileError extends Error {
 /** A constructor of a {@link ConfigFileError} subclass, so each kind of file raises its own error class. */
 export type ConfigErrorClass = new (file: string, location: string, problem: string) => ConfigFileError;
 
-/** `['models', 3, 'pricing', 'prompt']` → `models[3].pricing.prompt`; odd keys are quoted: `speech["a/b"]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-
-/** One zod issue as a short phrase: `required key is missing (expected string)`, `expected number, received string`. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
-  const message = issue.message.replace(/^Invalid input: /, '');
-  if (issue.code !== 'invalid_type') return message;
-  const expected = issue.expected === 'int' ? 'integer' : issue.expected;
-  const received = /received (\w+)$/.exec(message)?.[1];
-  if (received === 'undefined') return `required key is missing (expected ${expected})`;
-  return received ? `expected ${expected}, received ${received}` : message;
-}
-
 /**
  * Validates `value` against `schema`.
  *
@@ -91,40 +71,39 @@ function jsonErrorLocation(text: string, err: unknown): string {
   return `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
 }
 
+/** The value of a YAML text, or where and why it does not parse (`line L, column C`). */
+function parseYaml(text: string): { value: unknown } | { location: string; problem: string } {
+  const { LineCounter, parseDocument } = yaml();
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
+  const [error] = doc.errors;
+  if (!error) return { value: doc.toJS() as unknown };
+  const pos = lines.linePos(error.pos[0]);
+  return { location: `line ${pos.line}, column ${pos.col}`, problem: errorText(error.message) };
+}
+
 /**
  * Parses `text` as JSON (files ending `.json`) or YAML (anything else; YAML 1.2 is a superset of JSON).
  *
  * @throws {ConfigFileError} with the line and column of a syntax error.
  */
 export function parseConfigText(file: string, text: string, ErrorClass: ConfigErrorClass = ConfigFileError): unknown {
-  if (extname(file).toLowerCase() === '.json') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (err) {
-      // V8 gives a position for some syntax errors only; YAML (a superset of JSON) locates the others.
-      const location = jsonErrorLocation(text, err) || yamlErrorLocation(text) || '';
-      throw new ErrorClass(file, location, `invalid JSON: ${errorText(err)}`);
+  if (extname(file).toLowerCase() !== '.json') {
+    const parsed = parseYaml(text);
+    if ('value' in parsed) return parsed.value;
+    throw new ErrorClass(file, parsed.location, `invalid YAML: ${parsed.problem}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    // V8 gives a position for some syntax errors only; YAML (a superset of JSON) locates the others.
+    let location = jsonErrorLocation(text, err);
+    if (!location) {
+      const asYaml = parseYaml(text);
+      location = 'location' in asYaml ? asYaml.location : '';
     }
+    throw new ErrorClass(file, location, `invalid JSON: ${errorText(err)}`);
   }
-  const { LineCounter, parseDocument } = yaml();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
-  const [error] = doc.errors;
-  if (error) {
-    const pos = lines.linePos(error.pos[0]);
-    throw new ErrorClass(file, `line ${pos.line}, column ${pos.col}`, `invalid YAML: ${errorText(error.message)}`);
-  }
-  return doc.toJS() as unknown;
-}
-
-/** Line and column of the first syntax error YAML finds in `text`, or `undefined`. */
-function yamlErrorLocation(text: string): string | undefined {
-  const { LineCounter, parseDocument } = yaml();
-  const lines = new LineCounter();
-  const [error] = parseDocument(text, { prettyErrors: false, lineCounter: lines }).errors;
-  if (!error) return undefined;
-  const pos = lines.linePos(error.pos[0]);
-  return `line ${pos.line}, column ${pos.col}`;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Accounts } from './accounts.js';
 import type { AudioRenderer } from './audio/index.js';
-import type { Catalog } from './catalog/index.js';
+import type { Catalog } from './catalog/catalog.js';
 import type { Clock } from './clock.js';
 import type { GenerationStore } from './generations/store.js';
 import type { GenerationIds } from './ids.js';

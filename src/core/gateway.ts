@@ -7,10 +7,10 @@
  */
 import { Accounts, loadKeys } from './accounts.js';
 import { createAudioRenderer } from './audio/index.js';
-import { createCatalog } from './catalog/index.js';
+import { createCatalog } from './catalog/catalog.js';
 import { Clock, systemNow } from './clock.js';
 import type { GatewayContext } from './context.js';
-import { loadFixtures } from './fixtures/index.js';
+import { loadFixtures } from './fixtures/load.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';

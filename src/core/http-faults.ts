@@ -6,7 +6,7 @@
  * @module
  */
 import { errorResponse } from './errors.js';
-import { MAX_BODY_BYTES, bodyTooLargeMessage } from './request.js';
+import { bodyTooLargeMessage } from './request.js';
 import type { CoreResponse } from './types.js';
 
 /** Node's parser error codes that have a status of their own; any other malformed request is a 400. */
@@ -39,7 +39,7 @@ export function hostRequired(): CoreResponse {
 
 /**
  * An error the HTTP framework raised while reading the request (before the pipeline): its status when it is an
- * error status (a body over {@link MAX_BODY_BYTES} is 413 with the core's own message), else 500.
+ * error status (a body over `MAX_BODY_BYTES` is 413 with the core's own message), else 500.
  */
 export function frameworkError(status: number | undefined, message: string): CoreResponse {
   const code = status !== undefined && status >= 400 ? status : 500;

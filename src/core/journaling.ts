@@ -7,7 +7,7 @@
 import { isStreamed } from './body.js';
 import { isoWithOffset } from './clock.js';
 import type { Clock } from './clock.js';
-import { Journal, redactHeaders, type JournalEntry } from './journal.js';
+import { redactHeaders, type Journal, type JournalEntry } from './journal.js';
 import type { Pipeline } from './pipeline.js';
 import { jsonBodyOrUndefined } from './request.js';
 import type { CoreRequest, CoreResponse } from './types.js';

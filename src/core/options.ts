@@ -7,7 +7,7 @@
 import type { KeysOption } from './accounts.js';
 import type { Now } from './clock.js';
 import { parseIsoTime } from './clock.js';
-import type { Fixtures } from './fixtures/index.js';
+import type { Fixtures } from './fixtures/schema.js';
 import type { ScenarioDefinition } from './scenarios/schema.js';
 
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
-import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/index.js';
+import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 
@@ -16,8 +16,8 @@ import type { Variant } from './variants.js';
  */
 export interface ResolvedModel {
   /**
-   * The Model record the gateway returns in `data` for the id that was asked for (facts/real-gateway.md,
-   * "GET /model/{author}/{slug}"): the base record, the variant's record (its `id` keeps the suffix, its
+   * The Model record the gateway returns in `data` for the id that was asked for (operation `getModel`;
+   * `docs/behaviour.md`, "Model lookup"): the base record, the variant's record (its `id` keeps the suffix, its
    * `canonical_slug` stays the base's), or an alias's answer (a plain alias returns its target's record unchanged; a
    * `~author/family-latest` alias returns the target's record with `id` set to the alias and
    * `alias_target: { slug, name }` naming the concrete model).
@@ -44,7 +44,7 @@ export interface Catalog {
    *   is exact (case-sensitive). An id that is itself listed in `models.json` (even one containing a colon) wins over
    *   any other reading.
    * @returns The resolved model, or undefined when the id is unknown, the suffix is not a variant, or more than one
-   *   suffix is given (the gateway answers 404 then; facts: "Unknown model: 404").
+   *   suffix is given (the gateway answers 404 then; `docs/behaviour.md`, "Model lookup").
    */
   resolve(id: string): ResolvedModel | undefined;
   /**

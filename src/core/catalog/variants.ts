@@ -1,6 +1,6 @@
 /**
- * Model variants: the `:free`, `:nitro`, ... suffixes of a model id (facts/real-gateway.md, "GET /model/{author}/{slug}":
- * "Variant suffixes ... A variant's `id` keeps the suffix; `canonical_slug` is the base model's.").
+ * Model variants: the `:free`, `:nitro`, ... suffixes of a model id (`docs/behaviour.md`, "Model lookup": a variant's
+ * `id` keeps the suffix; its `canonical_slug` is the base model's).
  *
  * The real gateway documents what each variant means for routing, not how its record differs. The simulator derives a
  * variant's record from the base record with the adjustments documented on {@link VARIANTS}; every variant applies to
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ModelRecord } from '../fixtures/index.js';
+import type { ModelRecord } from '../fixtures/schema.js';
 
 /**
  * The variant suffixes the gateway accepts after a colon, and what the simulator changes in the base record for each.

@@ -7,8 +7,8 @@
 import { header } from '../request.js';
 import { isoWithOffset } from '../clock.js';
 import type { GatewayContext } from '../context.js';
-import type { ResolvedModel } from '../catalog/index.js';
-import type { GenerationRecord } from '../fixtures/index.js';
+import type { ResolvedModel } from '../catalog/catalog.js';
+import type { GenerationRecord } from '../fixtures/schema.js';
 import { hashString, unitFloat } from '../prng.js';
 import type { CoreRequest } from '../types.js';
 import { roundUsd } from '../usd.js';

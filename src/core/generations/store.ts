@@ -5,7 +5,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
-import type { GenerationRecord } from '../fixtures/index.js';
+import type { GenerationRecord } from '../fixtures/schema.js';
 
 /** Default number of records a store keeps from speech calls before evicting the least recently used. */
 export const DEFAULT_MAX_GENERATIONS = 10_000;

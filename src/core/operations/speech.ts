@@ -1,17 +1,16 @@
 /**
- * `POST /api/v1/audio/speech` (spec §4.1; `facts/real-gateway.md`, "POST /audio/speech").
+ * `POST /api/v1/audio/speech`: the gateway's OpenAPI operation `createAudioSpeech` (`docs/behaviour.md`, "Speech").
  *
  * @module
  */
 import { z } from 'zod';
 import { ChunkedBody } from '../body.js';
-import type { GatewayContext } from '../context.js';
 import { GatewayError } from '../errors.js';
-import type { Account } from '../accounts.js';
 import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
 import { readJsonBody } from '../request.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreResponse } from '../types.js';
 import { parseOrThrow } from '../validation.js';
+import type { OperationCall } from './call.js';
 import { SPEED_RANGE } from '../audio/types.js';
 
 const requiredString = (issue: { input: unknown }) =>
@@ -24,8 +23,8 @@ function describe(value: unknown): string {
 }
 
 /**
- * The speech request body (spec §2.1). Unknown fields (`session_id`, `user`, `trace`, ...) are accepted and
- * ignored, as the real gateway does.
+ * The speech request body (`docs/behaviour.md`, "Speech"). Unknown fields (`session_id`, `user`, `trace`, ...)
+ * are accepted and ignored, as the real gateway does.
  */
 export const SpeechRequestSchema = z.looseObject(
   {
@@ -69,7 +68,7 @@ export type SpeechRequest = z.output<typeof SpeechRequestSchema>;
  *   the model's limit; 413 for a body over 1 MiB; 429 past the `:free` variant's 20 requests a minute; 402
  *   when the key's balance cannot pay the call's `total_cost`.
  */
-export function createSpeech(ctx: GatewayContext, request: CoreRequest, account: Account): CoreResponse {
+export function createSpeech({ ctx, request, account }: OperationCall): CoreResponse {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
   const model = ctx.catalog.resolve(body.model);
   if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
@@ -107,7 +106,7 @@ export function createSpeech(ctx: GatewayContext, request: CoreRequest, account:
     speed = body.speed;
   }
 
-  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, ctx.now());
+  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, ctx.clock.now());
   ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt));
 
   const audio = ctx.audio.render({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
