@@ -28,7 +28,7 @@ function bullets(lines: readonly string[]): string {
 
 /**
  * The matcher result of a verdict. `failed` heads the problems (positive form fails); `negated` heads the
- * evidence (`.not` form fails, the behaviour is there).
+ * evidence (`.not` form fails, the behavior is there).
  */
 function result(state: MatcherState, name: string, expected: string, verdict: Verdict, failed: string, negated: string): JournalMatcherResult {
   return {

@@ -25,13 +25,13 @@ import {
 
 /** The outcome of a verdict. */
 export interface Verdict {
-  /** Whether the journal shows the behaviour. */
+  /** Whether the journal shows the behavior. */
   pass: boolean;
   /** Why it does not: one line per offending request, chain or id (empty when `pass`). */
   problems: string[];
   /**
    * What was checked and held, one line each (the retries that waited, the retried statuses, the growing chains,
-   * the ids polled until ready). It is what a `.not` assertion's message lists when the behaviour is there.
+   * the ids polled until ready). It is what a `.not` assertion's message lists when the behavior is there.
    */
   evidence: string[];
 }
@@ -70,11 +70,11 @@ function retryPairs(chains: readonly RetryChain[]): { failed: JournalEntry; retr
  *
  * Rule: for every failed response carrying `retry-after-ms` or `Retry-After` (seconds, or an HTTP date) that was
  * retried, `retry.time - failed.time + toleranceMs ≥ the asked wait`. A response with the header that was not
- * retried at all honours it trivially (listed in `evidence`). Fails when any retry came early, one problem per
+ * retried at all honors it trivially (listed in `evidence`). Fails when any retry came early, one problem per
  * early retry: `#3 POST /api/v1/audio/speech at 12:00:00.120 retried #4 at 12:00:00.450, 330 ms later;
  * Retry-After asked 1000 ms`.
  *
- * Also fails when no response in the journal carried either header: there is nothing to honour, and a pass would
+ * Also fails when no response in the journal carried either header: there is nothing to honor, and a pass would
  * hide a test whose scenario never applied.
  */
 export function honorsRetryAfter(input: JournalInput, options?: TimingOptions): Verdict {

@@ -181,7 +181,7 @@ export class ScenarioEngine {
   /**
    * Finds the first rule of `scenario` that applies to this request of `session`, counting it.
    *
-   * @returns the applied rule, or `undefined` for normal behaviour.
+   * @returns the applied rule, or `undefined` for normal behavior.
    */
   apply(scenario: Scenario, session: string, facts: RequestFacts): AppliedRule | undefined {
     for (let index = 0; index < scenario.rules.length; index++) {
