@@ -1,7 +1,8 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { describe, expect, it } from 'vitest';
 import { LruCache } from '../src/core/audio/cache.js';
-import { CONTENT_TYPES, SAMPLE_RATE, createAudioRenderer } from '../src/core/audio/index.js';
+import { createAudioRenderer } from '../src/core/audio/index.js';
+import { CONTENT_TYPES, SAMPLE_RATE } from '../src/core/audio/format.js';
 import { MP3_ENCODER_DELAY, encodeMp3, mpeg2Layer3FrameLength } from '../src/core/audio/mp3.js';
 import { encodePcm, encodePcmCopy } from '../src/core/audio/pcm.js';
 import type { Burst, SynthesisRequest } from '../src/core/audio/types.js';
@@ -307,7 +308,7 @@ describe('createAudioRenderer', () => {
     expect(() => renderer.render({ ...req(), format: 'wav' as 'pcm' })).toThrow(TypeError);
   });
 
-  it('evicts least recently used renderings to honour the byte bound', () => {
+  it('evicts least recently used renderings to honor the byte bound', () => {
     const input = 'x'.repeat(30); // 2 s → 96,000 bytes of PCM
     const maxCacheBytes = 2 * 96_000 + 1000;
     const renderer = createAudioRenderer({ maxCacheBytes });

@@ -71,7 +71,7 @@ describe('models.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('every record has every key of the facts list and parses with the SDK schema, all enum values known', () => {
+  it('every record has every key the gateway\'s Model record has (docs/behaviour.md) and parses with the SDK schema, all enum values known', () => {
     const params = values(Parameter);
     for (const m of fixtures.models) {
       for (const key of MODEL_KEYS) expect(m, `${m.id}.${key}`).toHaveProperty(key);
@@ -90,7 +90,7 @@ describe('models.json', () => {
     }
   });
 
-  it('keeps the real openai/gpt-4o-mini record of the facts file', () => {
+  it('keeps the real openai/gpt-4o-mini record (docs/behaviour.md, "Model lookup")', () => {
     const m = model('openai/gpt-4o-mini');
     expect(m).toMatchObject({
       id: 'openai/gpt-4o-mini',
@@ -108,7 +108,7 @@ describe('models.json', () => {
     expect(model('anthropic/claude-sonnet-4.5').reasoning).toMatchObject({ mandatory: false });
   });
 
-  it('has the speech models of the facts table with their exact voices', () => {
+  it('has the speech models of docs/behaviour.md, "Speech models and voices", with their exact voices', () => {
     for (const [id, voices] of Object.entries(FACT_VOICES)) {
       const m = model(id);
       expect(m.supported_voices).toEqual(voices);
@@ -121,7 +121,7 @@ describe('models.json', () => {
     expect(Object.keys(fixtures.speech).sort()).toEqual(speechIds.sort());
   });
 
-  it('gives speed only to gpt-4o-mini-tts, pcm only to Gemini TTS, and the grok facts', () => {
+  it('gives speed only to gpt-4o-mini-tts, pcm only to Gemini TTS, and grok as the gateway lists it', () => {
     for (const id of Object.keys(fixtures.speech)) {
       expect(model(id).supported_parameters.includes('speed'), id).toBe(id === 'openai/gpt-4o-mini-tts-2025-12-15');
     }
@@ -134,7 +134,7 @@ describe('models.json', () => {
     expect(fixtures.speech['x-ai/grok-voice-tts-1.0']?.max_input_chars).toBe(15000);
   });
 
-  it('has the aliases of the facts file, targeting base models', () => {
+  it('has the aliases of docs/behaviour.md, targeting base models', () => {
     expect(fixtures.aliases).toEqual(expect.arrayContaining([
       { alias: 'anthropic/claude-3-5-sonnet', target: 'anthropic/claude-3.5-sonnet' },
       { alias: '~anthropic/claude-sonnet-latest', target: 'anthropic/claude-sonnet-4.5', alias_target: true },

@@ -139,7 +139,7 @@ describe('toHonorRetryAfter', () => {
     expect(verdict.problems).toHaveLength(2);
   });
 
-  it('fails when no response carried Retry-After (nothing to honour)', async () => {
+  it('fails when no response carried Retry-After (nothing to honor)', async () => {
     expect(await fetchSpeech()).toBe(200);
     expect(failureOf(() => expect(mock.journal).toHonorRetryAfter())).toContain('no response in the journal carried Retry-After');
   });

@@ -196,7 +196,7 @@ describe('built-in scenario files', () => {
 
   const files = readdirSync(SCENARIOS_DIR).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'schema.json');
 
-  it('are the ones DESIGN.md names, plus the compound ones', () => {
+  it('are the ones the README names, plus the compound ones', () => {
     const names = files.map((f) => f.replace(/\.ya?ml$/, ''));
     for (const name of ['bad-request', 'unauthorized', 'insufficient-credits', 'not-found', 'rate-limited', 'server-error', 'bad-gateway', 'service-unavailable', 'edge-timeout', 'provider-overloaded']) {
       expect(names).toContain(name);

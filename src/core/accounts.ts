@@ -23,7 +23,7 @@ export class KeysError extends ConfigFileError {
 }
 
 /** One key of a keys file. */
-export const KeyEntrySchema = z.strictObject({
+const KeyEntrySchema = z.strictObject({
   key: z.string().min(1).describe('The API key, as sent in Authorization: Bearer <key>.'),
   credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
   user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
@@ -31,7 +31,7 @@ export const KeyEntrySchema = z.strictObject({
 });
 
 /** A keys file: `{"keys": [{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}]}`. */
-export const KeysFileSchema = z.strictObject({ keys: z.array(KeyEntrySchema).min(1) });
+const KeysFileSchema = z.strictObject({ keys: z.array(KeyEntrySchema).min(1) });
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;

@@ -6,7 +6,7 @@
 import type { CoreBody } from './types.js';
 
 /** Default chunk size of streamed audio, in bytes (16 KiB). */
-export const DEFAULT_CHUNK_BYTES = 16 * 1024;
+const DEFAULT_CHUNK_BYTES = 16 * 1024;
 
 /**
  * Bytes that are sent as a chunked stream (no `Content-Length`), as the real gateway streams audio.

@@ -87,7 +87,7 @@ function parseYaml(text: string): { value: unknown } | { location: string; probl
  *
  * @throws {ConfigFileError} with the line and column of a syntax error.
  */
-export function parseConfigText(file: string, text: string, ErrorClass: ConfigErrorClass = ConfigFileError): unknown {
+function parseConfigText(file: string, text: string, ErrorClass: ConfigErrorClass = ConfigFileError): unknown {
   if (extname(file).toLowerCase() !== '.json') {
     const parsed = parseYaml(text);
     if ('value' in parsed) return parsed.value;

@@ -67,7 +67,7 @@ export const STATUS_DEFAULTS: Readonly<Record<number, StatusDefaults>> = {
 };
 
 /** The fallback for a status with no entry in {@link STATUS_DEFAULTS}: 4xx → `invalid_request`, else `server`. */
-export function statusDefaults(status: number): StatusDefaults {
+function statusDefaults(status: number): StatusDefaults {
   return (
     STATUS_DEFAULTS[status] ?? {
       message: status < 500 ? 'Request failed' : 'Internal Server Error',

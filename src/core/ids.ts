@@ -24,7 +24,7 @@ export interface GenerationIds {
 }
 
 /** Length of a generation id's random suffix, characters (`X-Generation-Id` of `createAudioSpeech`). */
-export const GENERATION_SUFFIX_LENGTH = 20;
+const GENERATION_SUFFIX_LENGTH = 20;
 
 /**
  * Creates the id source of one gateway: the n-th allocation of a seed is always the same.

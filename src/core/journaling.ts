@@ -13,7 +13,7 @@ import { jsonBodyOrUndefined } from './request.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** Bodies larger than this are not kept in the journal, bytes. */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
+const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /** The request body as the journal keeps it: the JSON value, `null` (none or not JSON), or a note when too large. */
 function journaledBody(request: CoreRequest): unknown {

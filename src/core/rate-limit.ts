@@ -38,7 +38,7 @@ const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimi
  * The three rate-limit headers of a gateway 429: `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (unix ms, rounded up, as a string).
  */
-export function rateLimitHeaders(limit: number, remaining: number, resetMs: number): Record<string, string> {
+function rateLimitHeaders(limit: number, remaining: number, resetMs: number): Record<string, string> {
   return { [LIMIT_HEADERS[0]]: String(limit), [LIMIT_HEADERS[1]]: String(remaining), [LIMIT_HEADERS[2]]: String(Math.ceil(resetMs)) };
 }
 
@@ -80,7 +80,7 @@ export function rateLimitedInit(init: RateLimited): GatewayErrorInit {
 }
 
 /** Bound of the rate-limit windows kept; the least recently used goes first past it. */
-export const MAX_WINDOWS = 100_000;
+const MAX_WINDOWS = 100_000;
 
 interface Window {
   /** Epoch ms of the window's first request. */

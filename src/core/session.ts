@@ -12,7 +12,7 @@ const MAX_MEMOIZED = 10_000;
 const sessions = new LRUCache<string, string>({ max: MAX_MEMOIZED });
 
 /** Longest session id kept from `X-Mock-Session`, characters. */
-export const MAX_SESSION_LENGTH = 200;
+const MAX_SESSION_LENGTH = 200;
 
 /**
  * The session of a request: the `X-Mock-Session` header when given (trimmed, at most

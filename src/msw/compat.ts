@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 
 /** The oldest Node.js msw 3 runs on, from msw 3's `engines.node` (`>=22.12.0`), as `[major, minor]`. */
-export const MSW3_MIN_NODE: readonly [number, number] = [22, 12];
+const MSW3_MIN_NODE: readonly [number, number] = [22, 12];
 
 /** msw's version cannot run on this Node.js; the message names both versions and what is needed. */
 export class MswCompatibilityError extends Error {

@@ -132,7 +132,7 @@ export function retryChains(entries: readonly JournalEntry[]): RetryChain[] {
 }
 
 /** A header of a journaled response, by case-insensitive name. */
-export function responseHeader(entry: JournalEntry, name: string): string | undefined {
+function responseHeader(entry: JournalEntry, name: string): string | undefined {
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(entry.response_headers ?? {})) if (key.toLowerCase() === wanted) return value;
   return undefined;

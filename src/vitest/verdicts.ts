@@ -82,7 +82,7 @@ export function honorsRetryAfter(input: JournalInput, options?: TimingOptions): 
   const entries = journalEntries(input);
   const asked = entries.filter((e) => retryAfterOf(e) !== undefined);
   if (asked.length === 0) {
-    return { pass: false, problems: ['no response in the journal carried Retry-After or retry-after-ms: nothing to honour'], evidence: [] };
+    return { pass: false, problems: ['no response in the journal carried Retry-After or retry-after-ms: nothing to honor'], evidence: [] };
   }
   const problems: string[] = [];
   const evidence: string[] = [];

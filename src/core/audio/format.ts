@@ -15,10 +15,7 @@ import type { AudioFormat } from './types.js';
 export const SAMPLE_RATE = 24000 as const;
 
 /** Number of channels (mono). */
-export const CHANNELS = 1 as const;
-
-/** Bytes per PCM sample (16-bit signed). */
-export const BYTES_PER_SAMPLE = 2 as const;
+const CHANNELS = 1 as const;
 
 /**
  * HTTP `Content-Type` per format, exactly as OpenRouter sends them:

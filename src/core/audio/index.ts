@@ -18,14 +18,6 @@ import type { AudioFormat, SynthesisRequest } from './types.js';
 import { synthesizeSamples } from './synthesize.js';
 import { normalizeVoice } from './voice.js';
 
-export { SAMPLE_RATE, CONTENT_TYPES } from './format.js';
-export type { AudioFormat, SynthesisRequest } from './types.js';
-export { synthesizeSamples } from './synthesize.js';
-export { encodePcm } from './pcm.js';
-export { encodeMp3 } from './mp3.js';
-export { LruCache } from './cache.js';
-export { voiceFundamentalHz } from './voice.js';
-
 /**
  * A speech request plus the output format (OpenRouter's `response_format`,
  * already defaulted and validated by the caller).

@@ -23,13 +23,13 @@ import { SAMPLE_RATE } from './format.js';
  * encode equally fast, while 32 kbps is 3–10× slower (its quantization loop
  * iterates more). Size is 8 kB per second of audio, clean for pure tones.
  */
-export const MP3_BITRATE_KBPS = 64;
+const MP3_BITRATE_KBPS = 64;
 
 /** Samples handed to lamejs per `encodeBuffer` call (one MPEG-1 frame's worth). */
-export const MP3_BLOCK_SAMPLES = 1152;
+const MP3_BLOCK_SAMPLES = 1152;
 
 /** Samples per MPEG-2 Layer III frame. */
-export const MP3_FRAME_SAMPLES = 576;
+const MP3_FRAME_SAMPLES = 576;
 
 /**
  * Encoder delay recorded in the Info tag, in samples: LAME's ENCDELAY.

@@ -7,7 +7,7 @@
  */
 
 /** True when the host stores multi-byte integers little-endian (x86, ARM). */
-export const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * Serializes samples as 16-bit signed little-endian bytes, no header.

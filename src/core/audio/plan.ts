@@ -24,34 +24,34 @@ import { NEUTRAL_VOWEL, SPEED_RANGE } from './types.js';
 import { normalizeVoice, voiceFundamentalHz } from './voice.js';
 
 /** Natural speaking rate used for the duration target, in characters (code points) per second. */
-export const CHARS_PER_SECOND = 15;
+const CHARS_PER_SECOND = 15;
 /** Shortest output for input with anything to say, in ms. */
-export const MIN_SPOKEN_MS = 100;
+const MIN_SPOKEN_MS = 100;
 /** Output length for empty / whitespace-only input, in samples (one MPEG-2 layer III frame, 24 ms). */
 export const SILENT_SAMPLES = 576;
 /** Fixed part of a syllable burst, in ms at speed 1 (before rescaling). */
-export const SYLLABLE_BASE_MS = 90;
+const SYLLABLE_BASE_MS = 90;
 /** Extra burst length per character of the syllable, in ms. */
-export const SYLLABLE_PER_CHAR_MS = 22;
+const SYLLABLE_PER_CHAR_MS = 22;
 /** Characters beyond this count add no more length to a syllable. */
-export const SYLLABLE_MAX_CHARS = 6;
+const SYLLABLE_MAX_CHARS = 6;
 /** Gap between syllables of one word, in ms. */
-export const INTRA_WORD_GAP_MS = 25;
+const INTRA_WORD_GAP_MS = 25;
 /** Gap between words, in ms. */
-export const WORD_GAP_MS = 80;
+const WORD_GAP_MS = 80;
 /** Pause at `, ; :`, in ms. */
-export const CLAUSE_PAUSE_MS = 200;
+const CLAUSE_PAUSE_MS = 200;
 /** Pause at `. ! ?`, in ms. */
-export const SENTENCE_PAUSE_MS = 350;
+const SENTENCE_PAUSE_MS = 350;
 /** Pause at a line break, in ms. */
-export const LINE_PAUSE_MS = 350;
+const LINE_PAUSE_MS = 350;
 /**
  * Largest relative distance between the mean pitch of a burst and the voice fundamental, except for the final
  * syllable of a question (which rises by {@link QUESTION_RISE}).
  */
 export const MAX_PITCH_DEVIATION = 0.06;
 /** Rise of the final syllable of a question, relative. */
-export const QUESTION_RISE = 0.12;
+const QUESTION_RISE = 0.12;
 
 const DECLINATION = 0.025;
 const PITCH_JITTER = 0.02;

@@ -13,7 +13,7 @@ import { TABLE_STEPS_PER_HZ, WAVETABLE_SIZE, getVoiceProfile } from './voice.js'
 /** Peak amplitude of a full-gain burst, as a fraction of 16-bit full scale. */
 export const PEAK_LEVEL = 0.5;
 /** Attack and release ramp length in ms (shortened for very short bursts). */
-export const RAMP_MS = 8;
+const RAMP_MS = 8;
 /** Fraction of its starting loudness a burst decays to by its end. */
 const SUSTAIN_DECAY = 0.8;
 
@@ -49,7 +49,7 @@ export function synthesizeSamples(req: SynthesisRequest): Int16Array {
  * @param voice - from {@link getVoiceProfile}.
  * @returns `plan.sampleCount` samples, 24 kHz mono 16-bit.
  */
-export function renderPlan(plan: SpeechPlan, voice: VoiceProfile): Int16Array {
+function renderPlan(plan: SpeechPlan, voice: VoiceProfile): Int16Array {
   const out = new Int16Array(plan.sampleCount);
   for (const burst of plan.bursts) {
     const table = voice.wavetables[burst.vowel] ?? voice.wavetables[0];

@@ -20,13 +20,13 @@ import { hashString } from '../prng.js';
 import type { VoiceProfile } from './types.js';
 
 /** Lowest voice fundamental in Hz (ladder step 0). */
-export const MIN_VOICE_HZ = 90;
+const MIN_VOICE_HZ = 90;
 
 /** Ratio between neighboring pitch steps: 8%. */
 export const VOICE_PITCH_STEP = 1.08;
 
 /** Number of pitch steps; the highest is 90 × 1.08^15 ≈ 285.5 Hz. */
-export const VOICE_PITCH_SLOTS = 16;
+const VOICE_PITCH_SLOTS = 16;
 
 /**
  * Pitch steps of OpenAI's TTS voices (lower-case names). All distinct, so any

@@ -40,7 +40,7 @@ export const EXTENDED_CONTEXT_FACTOR = 2;
 export const ONLINE_WEB_SEARCH_PRICE = '0.004';
 
 /** `reasoning` given by `:thinking` to a model that has none. */
-export const DEFAULT_THINKING_REASONING = {
+const DEFAULT_THINKING_REASONING = {
   mandatory: true,
   default_enabled: true,
   default_effort: 'high',
@@ -51,7 +51,7 @@ export const DEFAULT_THINKING_REASONING = {
 const VARIANT_SET: ReadonlySet<string> = new Set(VARIANTS);
 
 /** True when `suffix` is one of {@link VARIANTS}. */
-export function isVariant(suffix: string): suffix is Variant {
+function isVariant(suffix: string): suffix is Variant {
   return VARIANT_SET.has(suffix);
 }
 

@@ -30,7 +30,7 @@ export function speechCost(characters: number, promptPrice: string): number {
 }
 
 /** Bounds of the `realistic` readiness delay, ms (the real record appears a few hundred ms to about 2 s after the call). */
-export const REALISTIC_READINESS_MS = { min: 500, max: 2000 } as const;
+const REALISTIC_READINESS_MS = { min: 500, max: 2000 } as const;
 
 /** How long after its creation the record `id` becomes readable, ms (see `GatewayContext.generationDelay`). */
 export function readinessDelay(ctx: GatewayContext, id: string): number {
@@ -40,7 +40,7 @@ export function readinessDelay(ctx: GatewayContext, id: string): number {
 }
 
 /** Speech providers stream faster than real time; the record's `generation_time` assumes this factor. */
-export const PROVIDER_REALTIME_FACTOR = 4;
+const PROVIDER_REALTIME_FACTOR = 4;
 
 /**
  * Builds the record of one speech call.

@@ -26,7 +26,7 @@ function describe(value: unknown): string {
  * The speech request body (`docs/behaviour.md`, "Speech"). Unknown fields (`session_id`, `user`, `trace`, ...)
  * are accepted and ignored, as the real gateway does.
  */
-export const SpeechRequestSchema = z.looseObject(
+const SpeechRequestSchema = z.looseObject(
   {
     model: z.string({ error: requiredString }).min(1, 'must not be empty'),
     input: z.string({ error: requiredString }).min(1, 'must not be empty'),
@@ -53,9 +53,6 @@ export const SpeechRequestSchema = z.looseObject(
   },
   { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
 );
-
-/** A validated speech request. */
-export type SpeechRequest = z.output<typeof SpeechRequestSchema>;
 
 /**
  * Synthesizes speech.

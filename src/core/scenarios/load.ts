@@ -50,7 +50,7 @@ export function parseScenario(definition: unknown, where = 'scenario'): Scenario
  *
  * @throws {ScenarioError} for a missing folder or any invalid file.
  */
-export function loadScenarioDir(dir: string): LoadedScenario[] {
+function loadScenarioDir(dir: string): LoadedScenario[] {
   let names: string[];
   try {
     names = readdirSync(dir).sort();

@@ -17,10 +17,10 @@ import { z } from 'zod';
 import { OPERATIONS } from '../routes.js';
 
 /** The operations a rule can match: each of {@link OPERATIONS}, or `any` for every request (unknown paths too). */
-export const MATCH_OPERATIONS = [...OPERATIONS, 'any'] as const;
+const MATCH_OPERATIONS = [...OPERATIONS, 'any'] as const;
 
 /** What a rule matches on. Every given field must match; omitted fields match anything. */
-export const MatchSchema = z
+const MatchSchema = z
   .strictObject({
     operation: z.enum(MATCH_OPERATIONS).default('any').describe(`Operation to match: ${OPERATIONS.join(', ')} or any (default).`),
     model: z.string().min(1).optional().describe('Model id to match exactly (speech body `model`, or the looked-up model). A trailing `*` matches a prefix.'),
@@ -30,7 +30,7 @@ export const MatchSchema = z
   .describe('Which requests the rule applies to.');
 
 /** An error answer: the gateway's envelope for `status`, each part overridable. */
-export const ErrorEffectSchema = z
+const ErrorEffectSchema = z
   .strictObject({
     status: z.int().min(400).max(599).describe('HTTP status and error.code, 400 to 599.'),
     message: z.string().optional().describe("error.message; default: the real gateway's message for the status."),
@@ -41,7 +41,7 @@ export const ErrorEffectSchema = z
   .describe("Answer with the gateway's error envelope.");
 
 /** A raw answer with its own content type (for example the edge network's HTML 524 page). */
-export const RawEffectSchema = z
+const RawEffectSchema = z
   .strictObject({
     status: z.int().min(100).max(599).describe('HTTP status.'),
     content_type: z.string().min(1).describe('Content-Type of the body, e.g. text/html; charset=UTF-8.'),
@@ -51,7 +51,7 @@ export const RawEffectSchema = z
   .describe('Answer with a raw body instead of the envelope.');
 
 /** A delay before the response starts: fixed, or a seeded random value in a range. */
-export const DelaySchema = z
+const DelaySchema = z
   .union([
     z.strictObject({ ms: z.int().min(0).max(600_000).describe('Fixed delay, ms.') }),
     z
@@ -64,7 +64,7 @@ export const DelaySchema = z
   .describe('Wait before the response starts (ms); a range draws a seeded value per request.');
 
 /** Pacing of a streamed audio body. */
-export const DribbleSchema = z
+const DribbleSchema = z
   .union([
     z.strictObject({
       chunks: z.int().min(1).max(100_000).describe('Number of chunks to split the audio into.'),
@@ -77,7 +77,7 @@ export const DribbleSchema = z
   .describe('Send the audio slowly: N chunks over T ms, or paced at real time × k.');
 
 /** Effects on a successful audio response (speech only). */
-export const AudioEffectSchema = z
+const AudioEffectSchema = z
   .strictObject({
     truncate: z.number().gt(0).lt(1).optional().describe('End the stream after this fraction of the bytes, then cut the connection (0 < f < 1).'),
     dribble: DribbleSchema.optional(),
@@ -85,7 +85,7 @@ export const AudioEffectSchema = z
   .describe('Effects on the audio stream of a successful speech response.');
 
 /** One rule. A rule with no effect lets the matching requests through unchanged (and still counts them). */
-export const RuleSchema = z
+const RuleSchema = z
   .strictObject({
     name: z.string().regex(/^[\w.-]+$/, 'expected letters, digits, _ . or -').optional().describe('Name shown in X-Mock-Applied (default: rule-<n>, 1-based).'),
     match: MatchSchema.optional(),
@@ -111,7 +111,7 @@ export const ScenarioSchema = z
     $schema: z.string().optional().describe('Path or URL of scenarios/schema.json, for editors.'),
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected lower-case letters, digits, . _ or -').describe('The name used by X-Mock-Scenario and --scenario.'),
     description: z.string().optional().describe('What the scenario simulates.'),
-    rules: z.array(RuleSchema).min(1).describe('Rules in order; the first that applies to a request wins; unmatched requests get normal behaviour.'),
+    rules: z.array(RuleSchema).min(1).describe('Rules in order; the first that applies to a request wins; unmatched requests get normal behavior.'),
   })
   .describe('A mockrouter scenario.');
 
