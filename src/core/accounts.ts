@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from './bounded-map.js';
 import { z } from 'zod';
 import { bearerKey } from './auth.js';
 import { readConfigFile, validateConfig, ConfigFileError } from './config-file.js';
@@ -71,7 +71,7 @@ export function loadKeys(option: KeysOption): KeyEntryOutput[] {
 /** The keys, balances and rate-limit windows of one gateway. */
 export class Accounts {
   readonly #entries: Map<string, KeyEntryOutput> | undefined;
-  readonly #accounts = new LRUCache<string, Account>({ max: MAX_ACCOUNTS });
+  readonly #accounts = boundedMap<string, Account>(MAX_ACCOUNTS);
   readonly #limits = new RateLimiter();
 
   /** @param entries the valid keys; `undefined` accepts any non-empty key with unlimited credit. */

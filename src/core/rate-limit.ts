@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from './bounded-map.js';
 import { z } from 'zod';
 import { GatewayError, type GatewayErrorInit } from './errors.js';
 
@@ -91,7 +91,7 @@ interface Window {
 
 /** Fixed-window counters, one per scope (a key, or a key and a `:free` model), bounded by {@link MAX_WINDOWS}. */
 export class RateLimiter {
-  readonly #windows = new LRUCache<string, Window>({ max: MAX_WINDOWS });
+  readonly #windows = boundedMap<string, Window>(MAX_WINDOWS);
 
   /**
    * Counts one request against `limit` in the window named `scope`. A window starts at its first request and

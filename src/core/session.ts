@@ -5,11 +5,11 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from './bounded-map.js';
 
 /** Bound of the key → session memo; the least recently used goes first past it. */
 const MAX_MEMOIZED = 10_000;
-const sessions = new LRUCache<string, string>({ max: MAX_MEMOIZED });
+const sessions = boundedMap<string, string>(MAX_MEMOIZED);
 
 /** Longest session id kept from `X-Mock-Session`, characters. */
 const MAX_SESSION_LENGTH = 200;

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from '../bounded-map.js';
 import { SAMPLE_RATE } from './format.js';
 import { hashString } from '../prng.js';
 import type { VoiceProfile } from './types.js';
@@ -83,7 +83,7 @@ export function voiceFundamentalHz(voice: string): number {
 }
 
 /** Built profiles by normalized voice name; the least recently used goes first. */
-const profileCache = new LRUCache<string, VoiceProfile>({ max: PROFILE_CACHE_LIMIT });
+const profileCache = boundedMap<string, VoiceProfile>(PROFILE_CACHE_LIMIT);
 
 /**
  * Returns the (memoised) profile of a voice: pitch plus wavetables.

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from '../bounded-map.js';
 import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
@@ -93,7 +93,7 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const aliases = new Map<string, Alias>();
   for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
   const aliasList = Object.freeze([...aliases.values()]);
-  const derived = cacheSize > 0 ? new LRUCache<string, Entry>({ max: cacheSize }) : undefined;
+  const derived = cacheSize > 0 ? boundedMap<string, Entry>(cacheSize) : undefined;
 
   function lookup(id: string): Entry | undefined {
     const known = base.get(id) ?? derived?.get(id);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from '../bounded-map.js';
 import type { GenerationRecord } from '../fixtures/schema.js';
 
 /** Default number of records a store keeps from speech calls before evicting the least recently used. */
@@ -46,7 +46,7 @@ function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration
  */
 export function createGenerationStore(fixtures: readonly GenerationRecord[], maxRecords = DEFAULT_MAX_GENERATIONS): GenerationStore {
   const known = new Map(fixtures.map((record) => [record.id, stored(record)]));
-  const added = new LRUCache<string, StoredGeneration>({ max: maxRecords });
+  const added = boundedMap<string, StoredGeneration>(maxRecords);
   return {
     get(id, nowMs = Infinity) {
       const entry = added.get(id) ?? known.get(id);

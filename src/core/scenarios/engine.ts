@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { boundedMap } from '../bounded-map.js';
 import { GatewayError } from '../errors.js';
 import { hash32, hashString } from '../prng.js';
 import type { Operation } from '../routes.js';
@@ -80,7 +80,7 @@ export class ScenarioEngine {
   readonly #seed: number;
   #initial: Scenario | null = null;
   #default: Scenario | null = null;
-  readonly #counters = new LRUCache<string, number>({ max: MAX_COUNTERS });
+  readonly #counters = boundedMap<string, number>(MAX_COUNTERS);
 
   /**
    * @param registry the loaded scenarios by name, or a function that loads them on first use (so a start-up that
