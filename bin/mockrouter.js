@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The `mockrouter` command: runs the compiled CLI (see src/cli.ts for the flags).
-import '../dist/cli.js';
+// The `mockrouter` command: runs the CLI (src/cli.ts, bundled into dist/bin/cli.js by `npm run build`).
+import '../dist/bin/cli.js';

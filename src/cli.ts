@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from './core/config-file.js';
 import { OptionsError } from './core/options.js';
+import { packageVersion } from './core/package-files.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
@@ -49,8 +49,7 @@ const program = new Command()
   .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
-  // The package's own version: package.json is one folder up from both src/cli.ts and dist/cli.js.
-  .version((createRequire(import.meta.url)('../package.json') as { version: string }).version, '-V, --version', 'show the version')
+  .version(packageVersion(), '-V, --version', 'show the version')
   .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
 
 program.parse();

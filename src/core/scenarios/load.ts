@@ -5,8 +5,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigFileError, readConfigFile, validateConfig } from '../config-file.js';
+import { BUILTIN_SCENARIOS_DIR } from '../package-files.js';
 import { ScenarioSchema, type Scenario } from './schema.js';
 
 /** A scenario file or definition is invalid: the message names the file, the path inside it and what was expected. */
@@ -14,8 +14,7 @@ export class ScenarioError extends ConfigFileError {
   override name = 'ScenarioError';
 }
 
-/** The package's own `scenarios/` folder (works from `src/core/scenarios/` and `dist/core/scenarios/`). */
-export const BUILTIN_SCENARIOS_DIR: string = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
+export { BUILTIN_SCENARIOS_DIR } from '../package-files.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 

@@ -1,0 +1,27 @@
+// Bundles the compiled CLI (dist/cli.js and everything it imports: the core, fastify, pino, zod, commander) into
+// one file, dist/bin/cli.js, that bin/mockrouter.js runs. One file instead of several hundred modules is most of
+// the start-up time saved (see the "CLI start" section of bench/README.md). Run by `npm run build` after tsc.
+//
+// Left outside the bundle: what the CLI loads only on demand (pino-pretty on a terminal, yaml for YAML files), msw
+// (never used by the CLI), and lamejs' large encoder, which stays a plain dependency. dist/bin/ is two folders
+// below the package root, like src/core/package-files.ts, so the bundle finds the package's fixtures, scenarios
+// and package.json the same way.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['dist/cli.js'],
+  outfile: 'dist/bin/cli.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'bundle',
+  external: ['msw', 'msw/*', 'pino-pretty', 'yaml', '@breezystack/lamejs'],
+  // CommonJS dependencies (fastify, pino) call require(); give the ES module bundle one.
+  banner: { js: "import { createRequire as __mockrouterRequire } from 'node:module'; const require = __mockrouterRequire(import.meta.url);" },
+  legalComments: 'none',
+  // Smaller to parse at start-up; identifiers keep their names (messages and plugin names stay readable).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});

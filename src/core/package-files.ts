@@ -1,0 +1,28 @@
+/**
+ * Where the installed package's own files are: the built-in fixtures and scenarios and `package.json`. Node-only
+ * (it reads `import.meta.url`); every path of the package is resolved here, from one place two folders below the
+ * package root: `src/core/` when run from source, `dist/core/` when built, and `dist/bin/` for the bundled CLI
+ * (`npm run build`), so all three find the same files.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The package root, as a `file:` URL ending in `/`. */
+const PACKAGE_ROOT = new URL('../../', import.meta.url);
+
+/** The package's own `fixtures/` folder (`models.json`, `generations.json`), an absolute path. */
+export const DEFAULT_FIXTURES_DIR: string = fileURLToPath(new URL('fixtures/', PACKAGE_ROOT));
+
+/** The package's built-in `scenarios/` folder, an absolute path. */
+export const BUILTIN_SCENARIOS_DIR: string = fileURLToPath(new URL('scenarios/', PACKAGE_ROOT));
+
+/**
+ * The package's version, from its `package.json` (read on each call).
+ *
+ * @throws {Error} when `package.json` cannot be read (a broken install).
+ */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;
+}
