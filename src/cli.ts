@@ -20,6 +20,16 @@ function integer(min: number, max: number) {
   };
 }
 
+/** `--generation-delay`: `realistic`, or whole ms from 0 to 1 hour. */
+function generationDelay(value: string): number | 'realistic' {
+  if (value === 'realistic') return value;
+  try {
+    return integer(0, 3_600_000)(value);
+  } catch {
+    throw new InvalidArgumentError(`expected a whole number of ms from 0 to 3600000, or "realistic", got "${value}"`);
+  }
+}
+
 /** The flag that sets each option of `startServer`, for messages about an invalid option. */
 const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   scenario: '--scenario',
@@ -43,7 +53,7 @@ const program = new Command()
   .addOption(new Option('--scenarios <dir>', 'folder of extra scenario files (JSON or YAML); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]))
   .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[{"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60}}]}; other keys get 401'))
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
-  .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser((value: string) => (value === 'realistic' ? value : integer(0, 3_600_000)(value))))
+  .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
   .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))

@@ -63,6 +63,25 @@ describe('mockrouter CLI', () => {
     expect(cli.stderr()).toBe('');
   });
 
+  it('names the applied scenario rule and the generation id in the log line', async () => {
+    const cli = run(['--port', '0']);
+    const baseUrl = await ready(cli);
+    const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
+    const speech = await fetch(`${baseUrl}/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi.', voice: 'alloy' }) });
+    const id = speech.headers.get('x-generation-id');
+    await speech.arrayBuffer();
+    await (await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { ...headers, 'X-Mock-Scenario': 'rate-limited' } })).arrayBuffer();
+    await new Promise((r) => setTimeout(r, 100));
+    const logs = cli.stdout().trim().split('\n').filter((l) => !READY.test(l)).map((l) => JSON.parse(l));
+    expect(id).toMatch(/^gen-tts-/);
+    expect(logs[0]).toMatchObject({ method: 'POST', status: 200, generation_id: id });
+    expect(logs[0]).not.toHaveProperty('scenario');
+    expect(logs[1]).toMatchObject({ status: 429, scenario: 'rate-limited/rate-limited' });
+    expect(logs[1]).not.toHaveProperty('generation_id');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
+  });
+
   it('logs nothing per request with --quiet', async () => {
     const cli = run(['--port', '0', '--quiet']);
     const baseUrl = await ready(cli);
@@ -90,6 +109,8 @@ describe('mockrouter CLI', () => {
     [['--seed', '1.5'], /--seed.*expected an integer/],
     [['--fixtures', '/nonexistent-dir'], /nonexistent-dir\/models\.json: file not found/],
     [['--bogus'], /unknown option '--bogus'/],
+    [['--generation-delay', 'fast'], /--generation-delay.*expected a whole number of ms from 0 to 3600000, or "realistic", got "fast"/],
+    [['--scenario', 'nope'], /^mockrouter: --scenario: unknown scenario "nope"; loaded scenarios: bad-gateway, /],
   ])('fails at startup on bad flags: %j', async (args, message) => {
     const cli = run(args);
     expect(await cli.exit).toBe(1);

@@ -42,13 +42,56 @@ describe('standalone server', () => {
   });
 });
 
+describe('the index at / and /api/v1', () => {
+  it.each(['/', '/api/v1', '/api/v1/'])('GET %s lists the operations and the admin API', async (path) => {
+    const res = await fetch(`${server.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const index = await res.json();
+    expect(index.api).toBe('/api/v1');
+    expect(index.operations).toEqual([
+      { operation_id: 'createAudioSpeech', method: 'POST', path: '/api/v1/audio/speech' },
+      { operation_id: 'getModel', method: 'GET', path: '/api/v1/model/{author}/{slug}' },
+      { operation_id: 'getGeneration', method: 'GET', path: '/api/v1/generation' },
+    ]);
+    expect(index.admin).toContain('GET /__mock/health');
+    expect(index.admin).toContain('PUT /__mock/scenario');
+    expect(index.admin).toContain('POST /__mock/clock');
+  });
+
+  it('is not an API request: no auth needed and nothing journaled', async () => {
+    await fetch(`${server.url}/__mock/requests`, { method: 'DELETE' });
+    await (await fetch(`${server.url}/api/v1`)).arrayBuffer();
+    expect((await (await fetch(`${server.url}/__mock/requests`)).json()).requests).toEqual([]);
+  });
+
+  it('other methods on the index paths still get the envelope', async () => {
+    const res = await fetch(`${server.url}/api/v1`, { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe(404);
+  });
+});
+
 describe('admin API guards', () => {
-  it('turns the admin API off with admin: false', async () => {
+  it('an unknown admin path lists every admin endpoint', async () => {
+    const res = await fetch(`${server.url}/__mock/nope`);
+    expect(res.status).toBe(404);
+    const message: string = (await res.json()).error.message;
+    for (const endpoint of ['GET /__mock/health', 'GET /__mock/requests', 'DELETE /__mock/requests', 'POST /__mock/reset', 'GET /__mock/scenarios', 'PUT /__mock/scenario', 'GET /__mock/clock', 'POST /__mock/clock']) {
+      expect(message).toContain(endpoint);
+    }
+  });
+
+  it('turns the admin API off with admin: false, but keeps the health check (a readiness probe)', async () => {
     const off = await startServer({ port: 0, admin: false });
     try {
       const res = await fetch(`${off.url}/__mock/requests`);
       expect(res.status).toBe(404);
       expect((await res.json()).error.code).toBe(404);
+      const health = await fetch(`${off.url}/__mock/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      expect((await (await fetch(`${off.url}/`)).json()).admin).toEqual(['GET /__mock/health']);
     } finally {
       await off.close();
     }
