@@ -90,3 +90,4 @@ export type { Clock } from './core/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';
 export { attachToServer, type MswServerEvents } from './msw/attach.js';
+export { errorOnUnhandled, MswCompatibilityError } from './msw/compat.js';

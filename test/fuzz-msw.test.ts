@@ -19,6 +19,7 @@ import { GenerationIds } from './support/fuzz/fixtures.js';
 import { fuzz, primeGenerations } from './support/fuzz/run.js';
 import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, RUNS, SEED } from './support/fuzz/settings.js';
 import { fetchTransport } from './support/fuzz/transports.js';
+import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);
@@ -34,7 +35,7 @@ describe('fuzz (msw)', () => {
     mock = createMockRouter({ seed: 11 });
     server = mock.attach(setupServer(...mock.handlers));
     // Requests outside the handlers' paths are not the gateway's: they fail (a network error), as documented.
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
     // ... and msw says so on the console each time; keep the output readable.
     const consoleError = console.error.bind(console);
     vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {

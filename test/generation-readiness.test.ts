@@ -15,6 +15,7 @@ import { createMockRouter, type MockRouter } from '../src/index.js';
 import type { Gateway } from '../src/core/gateway.js';
 import { auth, serverMode } from './support/modes.js';
 import { adminOrigin } from './support/stateful.js';
+import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const START = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -41,7 +42,7 @@ describe('generation readiness, in-process under fake timers', () => {
     vi.useFakeTimers({ now: START });
     const mock: MockRouter = createMockRouter({ seed: 5, generationDelayMs: 1500 });
     server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
 
     const openRouter = new OpenRouter({ serverURL: 'https://openrouter.ai/api/v1', apiKey: 'sk-poll', retryConfig: { strategy: 'none' } });
     const audio = await openRouter.tts.createSpeech({ speechRequest: { model: TTS, input: 'Poll me later.', voice: 'alloy', responseFormat: 'pcm' } });
@@ -85,7 +86,7 @@ describe('generation readiness, in-process under fake timers', () => {
     vi.useFakeTimers({ now: START });
     const mock = createMockRouter({ seed: 5 });
     server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
     const res = await speech('https://openrouter.ai/api/v1', 'Right away.');
     const lookup = await fetch(`https://openrouter.ai/api/v1/generation?id=${res.id}`, { headers: auth() });
     expect(lookup.status).toBe(200);

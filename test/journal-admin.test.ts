@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter, GatewayError, ScenarioError, STATUS_DEFAULTS, type JournalEntry, type MockRouter } from '../src/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -131,7 +132,7 @@ describe('in-process: headers, journal, reset', () => {
   beforeAll(() => {
     mock = createMockRouter({ seed: 4, now: () => NOW, scenario: 'overloaded-then-ok' });
     server = mock.attach(setupServer(...mock.handlers));
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
   });
   afterEach(() => mock.reset());
   afterAll(() => server.close());
@@ -471,7 +472,7 @@ describe('in-process: every status on every operation', () => {
   it('X-Mock-Status answers any status from 400 to 599 on every operation', async () => {
     const mock = createMockRouter();
     const server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
     try {
       await sweepStatuses('https://openrouter.ai/api/v1', mock.journal);
       expect(mock.journal.list({ status: 451 }).map((e) => e.rule)).toEqual(['451', '451', '451']);

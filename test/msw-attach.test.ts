@@ -7,10 +7,11 @@ import OpenAI from 'openai';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockRouter } from '../src/index.js';
+import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const mock = createMockRouter({ seed: 5 });
 const server = mock.attach(setupServer(...mock.handlers));
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(errorOnUnhandled()));
 afterAll(() => server.close());
 
 it('lets the openai SDK retry 429s in-process and get the audio', async () => {

@@ -14,6 +14,7 @@ import { BUILTIN_SCENARIOS_DIR, loadScenarioFile } from '../src/core/scenarios/l
 import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'mockrouter-scenarios-'));
@@ -66,7 +67,7 @@ describe('user scenario folders', () => {
     expect(loaded.size).toBe(readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')).length + 3);
 
     const server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
     try {
       const base = 'https://openrouter.ai/api/v1';
       const down = await fetch(`${base}/model/openai/gpt-4o-mini`, { headers: { ...auth(), 'X-Mock-Scenario': 'user-yaml' } });

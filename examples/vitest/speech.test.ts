@@ -2,7 +2,7 @@ import { OpenRouter } from '@openrouter/sdk';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { createMockRouter } from 'mockrouter';
+import { createMockRouter, errorOnUnhandled } from 'mockrouter';
 import 'mockrouter/vitest'; // resilience matchers: toHonorRetryAfter, toRetryStatus, ...
 
 const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -10,7 +10,7 @@ const BASE_URL = 'https://openrouter.ai/api/v1'; // the real address: the handle
 
 const mock = createMockRouter({ seed: 1 });
 const server = mock.attach(setupServer(...mock.handlers)); // attach: see "msw 2 and retrying clients"
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(errorOnUnhandled()));
 afterEach(() => mock.reset()); // scenario counters, journal and default scenario back to the start
 afterAll(() => server.close());
 

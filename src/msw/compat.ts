@@ -75,3 +75,15 @@ export function assertMswCompatible(): void {
   const problem = mswCompatibilityProblem({ node: process.versions.node, msw: installedMswVersion() });
   if (problem !== undefined) throw new MswCompatibilityError(problem);
 }
+
+/**
+ * `server.listen()` options that fail a test on a request no handler answered, for the installed msw: msw 2 calls
+ * the option `onUnhandledRequest`, msw 3 renamed it `onUnhandledFrame` (and ignores the old name, so the check
+ * would silently be off). Its type names both, optional, so it type-checks against either major.
+ *
+ * @example server.listen(errorOnUnhandled()); // msw 2: { onUnhandledRequest: 'error' }; msw 3: { onUnhandledFrame: 'error' }
+ */
+export function errorOnUnhandled(): { onUnhandledRequest?: 'error'; onUnhandledFrame?: 'error' } {
+  const major = Number(installedMswVersion()?.split('.')[0]);
+  return major >= 3 ? { onUnhandledFrame: 'error' } : { onUnhandledRequest: 'error' };
+}

@@ -16,6 +16,7 @@ import { setupServer } from 'msw/node';
 import { createMockRouter, type MockRouterOptions } from '../../src/index.js';
 import type { Gateway } from '../../src/core/gateway.js';
 import { startServer } from '../../src/server/index.js';
+import { errorOnUnhandled } from '../../src/msw/compat.js';
 
 /** A started mock in one mode. */
 export interface RunningMode {
@@ -46,7 +47,7 @@ export const mswMode: Mode = {
     const mock = createMockRouter(options);
     // attach: without it, under msw 2, a client that cancels a mocked body waits for ever (mswjs/interceptors#799).
     const server = mock.attach(setupServer(...mock.handlers));
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(errorOnUnhandled());
     return {
       baseUrl: 'https://openrouter.ai/api/v1',
       gateway: mock.gateway,
