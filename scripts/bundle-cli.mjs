@@ -14,7 +14,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   packages: 'bundle',
   external: ['msw', 'msw/*', 'pino-pretty', 'yaml', '@breezystack/lamejs'],
   // CommonJS dependencies (fastify, pino) call require(); give the ES module bundle one.

@@ -36,9 +36,6 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   clock: '--clock',
   generationDelayMs: '--generation-delay',
   seed: '--seed',
-  fixtures: '--fixtures',
-  scenarios: '--scenarios',
-  keys: '--keys',
   journalSize: '--journal-size',
 };
 

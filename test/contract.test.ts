@@ -38,6 +38,20 @@ describe.each(modes)('contract ($name)', (mode) => {
     return body as { error: { code: number; message: string; metadata: Record<string, unknown> | null }; user_id?: string };
   }
 
+  describe('index', () => {
+    it('GET /api/v1 lists the operations with no key needed, and is not journaled', async () => {
+      const before = mock.gateway.journal.size;
+      const res = await fetch(mock.baseUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      const index = await res.json();
+      expect(index.operations.map((o: { operation_id: string }) => o.operation_id)).toEqual(['createAudioSpeech', 'getModel', 'getGeneration']);
+      // The standalone server serves the admin API; in-process the gateway object is the admin interface.
+      expect(index.admin).toEqual(mock.adminUrl ? expect.arrayContaining(['GET /__mock/health', 'GET /__mock/requests']) : []);
+      expect(mock.gateway.journal.size).toBe(before);
+    });
+  });
+
   describe('speech', () => {
     it('defaults to PCM, 24 kHz 16-bit mono, with a generation id', async () => {
       const res = await speech({ model: TTS, input: SENTENCE, voice: 'alloy' });

@@ -16,7 +16,8 @@ import {
 } from '@openrouter/sdk/models';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateFixtures } from '../scripts/generate-fixtures.js';
-import { DEFAULT_FIXTURES_DIR, FixtureError, loadFixtures } from '../src/core/fixtures/load.js';
+import { FixtureError, loadFixtures } from '../src/core/fixtures/load.js';
+import { DEFAULT_FIXTURES_DIR } from '../src/core/package-files.js';
 import type { ModelRecord } from '../src/core/fixtures/schema.js';
 
 const fixtures = loadFixtures();

@@ -20,6 +20,11 @@ describe('OptionsError', () => {
     [{ clock: 'soon' }, 'clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"'],
     [{ clock: Number.NaN }, 'clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "NaN"'],
     [{ generationDelayMs: -1 }, 'generationDelayMs', 'expected a number of ms ≥ 0 or "realistic", got -1'],
+    [{ seed: Number.NaN }, 'seed', expect.stringMatching(/./)],
+    [{ journalSize: 0 }, 'journalSize', expect.stringMatching(/>=1|at least 1|too small/i)],
+    [{ maxGenerations: -1 }, 'maxGenerations', expect.stringMatching(/>=0|too small/i)],
+    [{ maxGenerations: 1.5 }, 'maxGenerations', expect.stringMatching(/integer|int/i)],
+    [{ audioCacheBytes: -1 }, 'audioCacheBytes', expect.stringMatching(/>=0|too small/i)],
     [{ scenario: 'no-such' }, 'scenario', expect.stringMatching(/^unknown scenario "no-such"; loaded scenarios: bad-gateway, bad-request, /)],
   ] as const)('%j names the option', (options, option, problem) => {
     const error = thrown(() => createMockRouter(options as MockRouterOptions));
@@ -27,6 +32,16 @@ describe('OptionsError', () => {
     expect(error).not.toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ option, problem });
     expect((error as Error).message).toBe(`${option}: ${(error as OptionsError).problem}`);
+  });
+
+  it('maxGenerations: 0 keeps no speech-call record (fixture records stay)', async () => {
+    const { contextOf } = await import('../src/core/gateway.js');
+    const mock = createMockRouter({ maxGenerations: 0 });
+    const generations = contextOf(mock.gateway).generations;
+    const record = { id: 'gen-tts-1-x' } as Parameters<typeof generations.add>[0];
+    generations.add(record);
+    expect(generations.get('gen-tts-1-x')).toBeUndefined();
+    expect(generations.get('gen-1773480413-MockrouterFixture001')).toBeDefined();
   });
 
   it('startServer rejects with it before listening', async () => {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { boundedMap } from './bounded-map.js';
+import { TRAFFIC_BOUND, boundedMap } from './bounded-map.js';
 import { z } from 'zod';
 import { bearerKey } from './auth.js';
 import { readConfigFile, validateConfig, ConfigFileError } from './config-file.js';
@@ -54,7 +54,7 @@ export interface Account {
 }
 
 /** Bound of the accounts kept (keys seen); the least recently used goes first past it, its spending forgotten. */
-const MAX_ACCOUNTS = 100_000;
+const MAX_ACCOUNTS = TRAFFIC_BOUND;
 
 /**
  * Reads `option` into key entries.

@@ -1,5 +1,5 @@
 /**
- * The admin API of the standalone server, under `/__mock/` (README, "Admin API"). Framework-free like the
+ * The admin API of the standalone server, under `/__mock/` (README, "The journal and the admin API"). Framework-free like the
  * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled.
  *
  * | method and path | answer |
@@ -25,7 +25,7 @@ import type { JournalFilter } from './journal.js';
 import { header, queryParams, readJsonBody } from './request.js';
 import { OPERATIONS, type Operation } from './routes.js';
 import { ScenarioError } from './scenarios/load.js';
-import type { Scenario } from './scenarios/schema.js';
+import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
 
@@ -69,15 +69,15 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
   const { name, scenario } = body as { name?: unknown; scenario?: unknown };
   let chosen: Scenario | null;
   try {
-    if (scenario !== undefined) chosen = gateway.scenarios.parse(scenario, 'scenario');
-    else if (name === null) chosen = null;
-    else if (typeof name === 'string') chosen = gateway.scenarios.resolve(name, 'name');
+    // A definition is validated by useScenario (its type is what it checks, not what it trusts).
+    if (scenario !== undefined) chosen = gateway.useScenario(scenario as ScenarioDefinition, 'scenario');
+    else if (name === null) chosen = gateway.useScenario(null);
+    else if (typeof name === 'string') chosen = gateway.useScenario(name, 'name');
     else throw new GatewayError(400, { message: 'name: expected a scenario name or null (or give "scenario": a definition)' });
   } catch (error) {
     if (error instanceof ScenarioError) throw new GatewayError(400, { message: error.message });
     throw error;
   }
-  gateway.scenarios.useScenario(chosen);
   return json(200, { default: chosen?.name ?? null });
 }
 
@@ -109,6 +109,13 @@ function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
   else clock.set(parseIsoTime(body.now!)!);
   return clockState(gateway);
 }
+
+/**
+ * How much of the admin API is served: `on` (all of it), `health` (only `GET /__mock/health`, the readiness probe
+ * the standalone server keeps under `--no-admin`), `off` (none: in-process, where the gateway object is the admin
+ * interface).
+ */
+export type AdminExposure = 'on' | 'health' | 'off';
 
 /** Options of {@link handleAdmin}. */
 export interface AdminOptions {

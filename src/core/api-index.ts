@@ -1,10 +1,11 @@
 /**
- * The index the standalone server answers at `GET /` and `GET /api/v1`: what this simulator serves, so a
- * developer who opens the base URL in a browser or curls it sees where to go instead of a bare 404.
+ * The index answered at `GET /` and `GET /api/v1` (in both modes; in-process only where the handlers see the
+ * request): what this simulator serves, so a developer who opens the base URL in a browser or curls it sees
+ * where to go instead of a bare 404.
  *
  * @module
  */
-import { ADMIN_ENDPOINTS } from './admin.js';
+import { ADMIN_ENDPOINTS, type AdminExposure } from './admin.js';
 import { API_PREFIX, ROUTES } from './routes.js';
 import type { CoreResponse } from './types.js';
 
@@ -17,18 +18,17 @@ export function isIndexRequest(method: string, path: string): boolean {
 }
 
 /**
- * The index as JSON: `{ name, api, operations: [{ operation_id, method, path }], admin: [...] | null }`, where
- * `admin` lists every admin endpoint (`METHOD /__mock/...`) when the admin API is on, else only the health check.
- *
- * @param admin whether the admin API is served (`--no-admin` leaves only `GET /__mock/health`).
+ * The index as JSON: `{ name, description, api, operations: [{ operation_id, method, path }], admin: [...] }`,
+ * where `admin` lists the admin endpoints served (`METHOD /__mock/...`): all of them, only the health check
+ * (`--no-admin`), or none (in-process).
  */
-export function apiIndex(admin: boolean): CoreResponse {
+export function apiIndex(admin: AdminExposure): CoreResponse {
   const body = {
     name: 'mockrouter',
     description: 'A local simulator of the OpenRouter API. Send requests with any bearer key (or one from --keys).',
     api: API_PREFIX,
     operations: ROUTES.map((route) => ({ operation_id: route.operationId, method: route.method, path: `${API_PREFIX}${route.path}` })),
-    admin: admin ? ADMIN_ENDPOINTS : ADMIN_ENDPOINTS.filter((endpoint) => endpoint.endsWith('/health')),
+    admin: admin === 'on' ? ADMIN_ENDPOINTS : admin === 'health' ? ADMIN_ENDPOINTS.filter((endpoint) => endpoint.endsWith('/health')) : [],
   };
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body, null, 2) };
 }

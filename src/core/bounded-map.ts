@@ -10,6 +10,12 @@
  */
 import { LRUCache } from 'lru-cache';
 
+/**
+ * The bound of every per-key and per-session store (accounts, rate-limit windows, scenario counters): 100,000
+ * entries, far more than a test run makes, small enough that a load test cannot grow memory without limit.
+ */
+export const TRAFFIC_BOUND = 100_000;
+
 /** A map of at most `max` entries; see the module's eviction rule. */
 export type BoundedMap<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = LRUCache<K, V>;
 
@@ -21,7 +27,7 @@ const countOne = () => 1;
  * a bound can be generous at no cost until the entries exist.
  *
  * @example
- * const windows = boundedMap<string, Window>(100_000);
+ * const windows = boundedMap<string, Window>(TRAFFIC_BOUND);
  */
 export function boundedMap<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(max: number): BoundedMap<K, V> {
   return new LRUCache<K, V>({ maxSize: Math.max(1, Math.floor(max)), sizeCalculation: countOne });

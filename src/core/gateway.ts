@@ -15,9 +15,9 @@ import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/st
 import { createGenerationIds } from './ids.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
 import { journaled } from './journaling.js';
-import { OptionsError, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
+import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
-import { ScenarioEngine } from './scenarios/engine.js';
+import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
 import { loadScenarioFile, loadScenarioRegistry } from './scenarios/load.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -36,17 +36,18 @@ export interface Gateway {
    * `Retry-After` read it. `clock.advance(ms)` and `clock.set(ms)` freeze it and move it.
    */
   readonly clock: Clock;
-  /** Scenario registry, default scenario and counters. */
-  readonly scenarios: ScenarioEngine;
+  /** The loaded scenarios and the default one (read-only; set the default with {@link useScenario}). */
+  readonly scenarios: ScenarioControl;
   /** Every API request answered, bounded. */
   readonly journal: Journal;
   /**
    * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters.
    *
-   * @throws {GatewayError} 400 for an unknown name (listing the loaded ones); {@link ScenarioError} for an
-   *   invalid definition.
+   * @param where names the caller in error messages; default `useScenario()`.
+   * @throws {GatewayError} 400 `<where>: unknown scenario "<name>"; loaded scenarios: ...` for an unknown name;
+   *   {@link ScenarioError} naming `<where>` and the path inside an invalid definition.
    */
-  useScenario(nameOrDefinition: string | ScenarioDefinition | null): Scenario | null;
+  useScenario(nameOrDefinition: string | ScenarioDefinition | null, where?: string): Scenario | null;
   /**
    * Clears scenario counters, the journal, rate-limit windows and spent credits, and returns to the initial
    * default scenario. Generation records and the clock are kept.
@@ -82,10 +83,12 @@ function initialScenario(option: GatewayOptions['scenario'], scenarios: Scenario
  *
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}
  *   for an invalid scenario file, folder or definition; {@link KeysError} for an invalid keys file or list;
- *   {@link OptionsError} for an unknown default scenario name, a bad `clock` or `generationDelayMs`.
+ *   {@link OptionsError} for an unknown default scenario name, a bad `clock`, `generationDelayMs`, `seed`,
+ *   `journalSize`, `maxGenerations` or `audioCacheBytes`.
  *   Every message names the option or the file, the path inside it, and what was expected.
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
+  checkNumericOptions(options);
   const seed = options.seed ?? 0;
   const fixtures = typeof options.fixtures === 'object' ? options.fixtures : loadFixtures(options.fixtures);
   const clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock));
@@ -111,8 +114,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     scenarios,
     journal,
     handle: journaled(createPipeline(context, scenarios), journal, clock),
-    useScenario(nameOrDefinition) {
-      const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, 'useScenario()');
+    useScenario(nameOrDefinition, where = 'useScenario()') {
+      const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);
       return scenario;
     },

@@ -9,6 +9,8 @@ import type { Now } from './clock.js';
 import { parseIsoTime } from './clock.js';
 import type { Fixtures } from './fixtures/schema.js';
 import type { ScenarioDefinition } from './scenarios/schema.js';
+import { z } from 'zod';
+import { describeIssue } from './zod-issues.js';
 
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
 export interface GatewayOptions {
@@ -76,6 +78,27 @@ export class OptionsError extends Error {
     this.option = option;
     this.problem = problem;
   }
+}
+
+/** The numeric options, checked before anything is built. */
+const NumericOptionsSchema = z.object({
+  seed: z.number().finite().optional(),
+  journalSize: z.int().min(1).optional(),
+  maxGenerations: z.int().min(0).optional(),
+  audioCacheBytes: z.int().min(0).optional(),
+});
+
+/**
+ * Checks the numeric options: `seed` a finite number; `journalSize` a whole number ≥ 1; `maxGenerations` and
+ * `audioCacheBytes` whole numbers ≥ 0 (0 keeps nothing).
+ *
+ * @throws {OptionsError} naming the first option at fault.
+ */
+export function checkNumericOptions(options: GatewayOptions): void {
+  const { seed, journalSize, maxGenerations, audioCacheBytes } = options;
+  const result = NumericOptionsSchema.safeParse({ seed, journalSize, maxGenerations, audioCacheBytes });
+  const issue = result.error?.issues[0];
+  if (issue) throw new OptionsError(issue.path[0] as keyof GatewayOptions, describeIssue(issue));
 }
 
 /**

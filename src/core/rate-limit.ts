@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { boundedMap } from './bounded-map.js';
+import { TRAFFIC_BOUND, boundedMap } from './bounded-map.js';
 import { z } from 'zod';
 import { GatewayError, type GatewayErrorInit } from './errors.js';
 
@@ -80,7 +80,7 @@ export function rateLimitedInit(init: RateLimited): GatewayErrorInit {
 }
 
 /** Bound of the rate-limit windows kept; the least recently used goes first past it. */
-const MAX_WINDOWS = 100_000;
+const MAX_WINDOWS = TRAFFIC_BOUND;
 
 interface Window {
   /** Epoch ms of the window's first request. */

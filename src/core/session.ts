@@ -1,5 +1,5 @@
 /**
- * Sessions: the scope of scenario counters and per-client state (`X-Mock-Session`, README "Per-request control
+ * Sessions: the scope of scenario counters and per-client state (`X-Mock-Session`, README "Per request:
  * headers").
  *
  * @module

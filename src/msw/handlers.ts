@@ -5,6 +5,7 @@
  * @module
  */
 import { http, type HttpHandler } from 'msw';
+import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { ROUTES, interceptPattern } from '../core/routes.js';
 import { toCoreRequest, toHttpResponse } from './convert.js';
@@ -13,8 +14,8 @@ import { toCoreRequest, toHttpResponse } from './convert.js';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
 function respond(gateway: Gateway) {
-  return async ({ request }: { request: Request }) =>
-    toHttpResponse(gateway.handle(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
+  const answer = frontDoor(gateway, { admin: 'off' });
+  return async ({ request }: { request: Request }) => toHttpResponse(answer(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
 }
 
 /** Any origin: a scheme and a host, so the handlers answer whatever base URL the client under test was given. */

@@ -7,8 +7,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ADMIN_PREFIX, handleAdmin, isHealthPath } from '../core/admin.js';
-import { apiIndex, isIndexRequest } from '../core/api-index.js';
+import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { expectationFailed, frameworkError, hostRequired, malformedRequest } from '../core/http-faults.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
@@ -149,16 +148,14 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       body: request.body as Buffer | undefined,
     };
   };
+  const answer = frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken });
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && !request.headers.host) {
       send(request, reply, hostRequired());
       return;
     }
-    const core = toCore(request);
-    if (isIndexRequest(core.method, core.path)) send(request, reply, apiIndex(admin));
-    else if (core.path.startsWith(ADMIN_PREFIX) && (admin || isHealthPath(core.path))) send(request, reply, handleAdmin(gateway, core, { token: adminToken }));
-    else send(request, reply, gateway.handle(core));
+    send(request, reply, answer(toCore(request)));
   };
   const withoutBody = ['GET', 'HEAD'];
   const withBody = app.supportedMethods.filter((method) => !withoutBody.includes(method));

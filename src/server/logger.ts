@@ -7,15 +7,26 @@
 import pino, { type Logger } from 'pino';
 
 /**
- * Creates the logger writing to stdout. `pino-pretty` is loaded only for a terminal.
+ * Creates the request logger. Each request is one line: method, URL, status, ms, and the applied scenario rule
+ * (`scenario`) and `generation_id` when there are any. `pino-pretty` is loaded only for a terminal.
  *
- * @param pretty_ `true` for one human-readable line per entry (default: when stdout is a terminal).
+ * @param pretty_ `true` for one human-readable line per entry (default: when stdout is a terminal), `false` for
+ *   JSON lines.
+ * @param destination where to write; default stdout.
  */
-export async function createLogger(pretty_: boolean = process.stdout.isTTY === true): Promise<Logger> {
-  if (!pretty_) return pino({ base: null });
+export async function createLogger(pretty_: boolean = process.stdout.isTTY === true, destination?: NodeJS.WritableStream): Promise<Logger> {
+  if (!pretty_) return destination ? pino({ base: null }, destination) : pino({ base: null });
   const { default: pretty } = await import('pino-pretty');
   return pino(
     { base: null },
-    pretty({ sync: true, colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l', messageFormat: '{method} {url} {status} {ms}ms', hideObject: true }),
+    pretty({
+      sync: true,
+      colorize: destination === undefined,
+      ignore: 'pid,hostname',
+      translateTime: 'HH:MM:ss.l',
+      messageFormat: '{method} {url} {status} {ms}ms{if scenario} scenario={scenario}{end}{if generation_id} {generation_id}{end}',
+      hideObject: true,
+      ...(destination ? { destination } : {}),
+    }),
   );
 }

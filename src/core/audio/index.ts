@@ -3,7 +3,7 @@
  * request into real, decodable audio bytes in OpenRouter's formats, with an
  * LRU cache in front.
  *
- * OpenRouter facts mirrored here: `pcm` is 24 kHz, 16-bit signed
+ * The formats of `createAudioSpeech` (`docs/behaviour.md`, "Speech"): `pcm` is 24 kHz, 16-bit signed
  * little-endian, mono, no header, `Content-Type: audio/pcm;rate=24000;channels=1`;
  * `mp3` is `Content-Type: audio/mpeg`.
  *

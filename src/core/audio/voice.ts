@@ -138,6 +138,7 @@ function buildProfile(key: string): VoiceProfile {
   const phaseOffsets: number[] = [];
   let h = hash;
   for (let k = 1; k <= harmonicCount; k++) {
+    // A murmur2 mixing step from the voice's hash (prng.ts): kept as written so every voice sounds as before.
     h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
     phaseOffsets.push(k === 1 ? 0 : h % WAVETABLE_SIZE);
   }

@@ -42,7 +42,7 @@ function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration
  * Creates a store.
  *
  * @param fixtures records that are always found (from `fixtures/generations.json`).
- * @param maxRecords bound on records added later, default {@link DEFAULT_MAX_GENERATIONS}.
+ * @param maxRecords bound on records added later (0 keeps none), default {@link DEFAULT_MAX_GENERATIONS}.
  */
 export function createGenerationStore(fixtures: readonly GenerationRecord[], maxRecords = DEFAULT_MAX_GENERATIONS): GenerationStore {
   const known = new Map(fixtures.map((record) => [record.id, stored(record)]));
@@ -54,7 +54,7 @@ export function createGenerationStore(fixtures: readonly GenerationRecord[], max
     },
     add(record, readyAtMs) {
       const entry = stored(record, readyAtMs);
-      added.set(record.id, entry);
+      if (maxRecords > 0) added.set(record.id, entry);
       return entry;
     },
   };

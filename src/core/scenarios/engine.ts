@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { boundedMap } from '../bounded-map.js';
+import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import { GatewayError } from '../errors.js';
 import { hash32, hashString } from '../prng.js';
 import type { Operation } from '../routes.js';
 import { parseScenario, type LoadedScenario } from './load.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
 
-/** Header that picks a loaded scenario for one request (README, "Per-request control headers"). */
+/** Header that picks a loaded scenario for one request (README, "Per request: headers"). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
 /** Header that answers one request with an error status and its envelope. */
 export const STATUS_HEADER = 'x-mock-status';
@@ -40,7 +40,7 @@ export interface AppliedRule {
 }
 
 /** Largest number of (session, rule) counters kept; the least recently used goes first past it. */
-const MAX_COUNTERS = 100_000;
+const MAX_COUNTERS = TRAFFIC_BOUND;
 
 function ruleName(rule: Rule, index: number): string {
   return rule.name ?? `rule-${index + 1}`;
@@ -71,10 +71,20 @@ function statusScenario(status: number): Scenario {
   return { name: 'x-mock-status', rules: [{ name: String(status), error: { status } }] };
 }
 
+/** What users of a gateway may read of its scenarios (`gateway.scenarios`); changes go through `useScenario`. */
+export interface ScenarioControl {
+  /** The loaded scenarios (built-ins, then the `scenarios` folders), with the file each came from. */
+  readonly scenarios: readonly LoadedScenario[];
+  /** The scenario applied to requests without a scenario header, or `null`. */
+  readonly defaultScenario: Scenario | null;
+  /** The loaded scenario called `name`, or `undefined`. */
+  find(name: string): Scenario | undefined;
+}
+
 /**
  * The scenario state of one gateway: the registry, the default scenario, and the per-session counters.
  */
-export class ScenarioEngine {
+export class ScenarioEngine implements ScenarioControl {
   readonly #load: () => Map<string, LoadedScenario>;
   #loaded: Map<string, LoadedScenario> | undefined;
   readonly #seed: number;

@@ -14,7 +14,6 @@ export class ScenarioError extends ConfigFileError {
   override name = 'ScenarioError';
 }
 
-export { BUILTIN_SCENARIOS_DIR } from '../package-files.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
