@@ -5,6 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { MPEGDecoder } from 'mpg123-decoder';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
 import {
@@ -87,10 +89,16 @@ describe('before loadMp3Encoder()', () => {
     expect(mp3ByteLength(24_000)).toBe(8_640);
   });
 
-  it('loads once: the same promise, then ready', async () => {
-    const a = loadMp3Encoder();
-    expect(loadMp3Encoder()).toBe(a);
-    await a;
+  it('loads once (the same promise), without fetch: an msw server failing unhandled requests does not see it', async () => {
+    const server = setupServer(http.get('https://example.test/', () => HttpResponse.json({})));
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const a = loadMp3Encoder();
+      expect(loadMp3Encoder()).toBe(a);
+      await a;
+    } finally {
+      server.close();
+    }
     expect(mp3EncoderReady()).toBe(true);
   });
 });

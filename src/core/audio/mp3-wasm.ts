@@ -3,10 +3,11 @@
  * `wasm-media-encoders` (MIT; https://github.com/arseneyr/wasm-media-encoders, `src/wasm/lame/lame_enc.c`).
  *
  * Loading: the package inlines its 130 KiB `mp3.wasm` in its JavaScript as a base64 `data:application/wasm` URL
- * and instantiates it with `WebAssembly.instantiateStreaming(fetch(dataUrl))` (or `WebAssembly.instantiate` of
- * the decoded bytes where streaming is missing). A `data:` URL never touches the network, needs no `fs` and no
- * bundler plugin, and works the same in Node.js (≥ 18) and browsers. The package is imported lazily (dynamic
- * `import()`), so programs that never ask for MP3 do not parse its 780 kB module.
+ * (no `fs`, no network, no bundler plugin; the same in Node.js and browsers). Its `createMp3Encoder()` would
+ * `fetch()` that URL, which in-process request mocks intercept; this module decodes the literal itself and hands
+ * the bytes to the package's `createEncoder` (`WebAssembly.instantiate`), falling back to `createMp3Encoder()` only
+ * if the literal cannot be found. The package is imported lazily (dynamic `import()`), so programs that never ask
+ * for MP3 do not parse its 780 kB module (which also carries an Ogg Vorbis encoder; bundlers drop that part).
  *
  * One instance per process, many encoders in it: the package's C glue keeps every encoder's state (a
  * `lame_global_flags`, a PCM buffer, an output buffer) in its own `malloc`ed block addressed by a pointer, so one
@@ -59,8 +60,8 @@ let lame: LameExports | undefined;
 
 /**
  * Loads and instantiates the WebAssembly encoder once per process; later calls return the same promise. No network:
- * the wasm bytes come inlined in the package (see the module header). Takes about 50 ms the first time in Node.js
- * (import, base64 decode, compile, instantiate); measured by `bench/encoders.ts`.
+ * the wasm bytes come inlined in the package (see the module header). Takes about 25–40 ms in Node.js (import, base64
+ * decode, compile, instantiate; `bench/encoders.ts` on a 2-core machine).
  *
  * @returns a promise that resolves once {@link mp3EncoderReady} is true.
  * @throws (rejects with) Error when the package cannot be loaded or its wasm lacks the expected exports; a rejected
@@ -75,8 +76,9 @@ export function loadMp3Encoder(): Promise<void> {
 }
 
 async function instantiate(): Promise<void> {
-  const { createMp3Encoder } = await import('wasm-media-encoders');
-  const encoder = await createMp3Encoder();
+  const { createEncoder, createMp3Encoder } = await import('wasm-media-encoders');
+  const bytes = inlinedWasm(createMp3Encoder);
+  const encoder = bytes ? await createEncoder('audio/mpeg', bytes) : await createMp3Encoder();
   // The package's encoder object keeps the instance's exports in its (TypeScript-private) `module` field.
   const exports = (encoder as unknown as { module?: Record<string, unknown> }).module;
   const missing = REQUIRED_FUNCTIONS.filter((name) => typeof exports?.[name] !== 'function');
@@ -87,6 +89,26 @@ async function instantiate(): Promise<void> {
     );
   }
   lame = exports as unknown as LameExports;
+}
+
+/**
+ * The wasm bytes inlined in `createMp3Encoder`, read from its source text (`Function.prototype.toString` keeps the
+ * `data:application/wasm;base64,…` literal it passes to `createEncoder`), decoded with `atob`.
+ *
+ * Why: `createMp3Encoder()` itself loads that URL with `fetch()`, and an in-process mock (msw's `setupServer`,
+ * which this package's handlers run under) intercepts that `fetch` and, with `onUnhandledRequest: 'error'`, fails
+ * it. Handing the bytes to `createEncoder` instantiates them with `WebAssembly.instantiate`, no `fetch`.
+ *
+ * @returns the bytes, or undefined if the literal is not there (a bundler moved it): the caller then falls back to
+ *   `createMp3Encoder()`.
+ */
+function inlinedWasm(createMp3Encoder: () => unknown): Uint8Array | undefined {
+  const match = /data:application\/(?:wasm|octet-stream);base64,([A-Za-z0-9+/]+=*)/.exec(String(createMp3Encoder));
+  if (!match?.[1]) return undefined;
+  const text = atob(match[1]);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 /** True once {@link loadMp3Encoder} has resolved. */
@@ -124,7 +146,7 @@ const abandoned = new FinalizationRegistry<{ cfg: number }>((held) => {
 
 /**
  * Opens a LAME encoder: `in_channel_count` 1, `in_sample_rate` = `out_sample_rate` = `sampleRate`, CBR `kbps`.
- * Costs about 0.1 ms (see `bench/encoders.ts`).
+ * Costs about 1.3 ms once warm, up to about 8 ms for the first few (`lame_init_params` builds its tables).
  *
  * @param sampleRate - input and output rate in Hz (24,000 here).
  * @param kbps - constant bitrate in kbps, a Layer III rate valid at that sample rate.

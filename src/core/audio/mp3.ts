@@ -11,8 +11,8 @@
  * stream's `header` and its `Content-Length` (`mp3ByteLength`) before any audio exists, then the bytes of its
  * `encode()` as samples are rendered (`createMp3Stream`). The bytes do not depend on how the samples are split.
  *
- * Cost (2-core box, Node.js 22; `bench/encoders.ts`): about 250× real time (4 ms per second of audio), loading
- * the encoder about 50 ms once per process.
+ * Cost (2-core box, Node.js 22; `bench/encoders.ts`): 170–250× real time warm (4–6 ms per second of
+ * audio; the first encode in a process about twice that), loading the encoder 25–40 ms once per process.
  *
  * @module
  */
