@@ -275,7 +275,7 @@ describe('encodeMp3', () => {
   it('records encoder delay and padding so decoders can trim them', async () => {
     const samples = synthesizeSamples(req({ input: 'Hi.' }));
     const mp3 = encodeMp3(samples);
-    const tag = Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength).indexOf('LAME3.98r');
+    const tag = Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength).indexOf('LAME3.100');
     expect(tag).toBeGreaterThan(13);
     expect(tag).toBeLessThan(mpeg2Layer3FrameLength(mp3, 0)); // inside the first (tag) frame
     const delay = ((mp3[tag + 21] as number) << 4) | ((mp3[tag + 22] as number) >> 4);

@@ -61,6 +61,16 @@ export function check(req: FuzzRequest, seen: Seen, e: Expectation, outcome: Out
     if (status !== 200 && type !== 'application/json' && !raw) fail(`error content type ${type}`);
     return;
   }
+  if (status === 200 && e.index) {
+    let index: unknown;
+    try {
+      index = JSON.parse(Buffer.from(body).toString('utf8'));
+    } catch {
+      index = undefined;
+    }
+    if (type !== 'application/json' || !isObject(index) || !Array.isArray(index.operations)) fail('an index that is not JSON with "operations"');
+    return;
+  }
   if (status === 200) {
     checkSuccess(req, e, outcome, fail);
     return;
@@ -133,16 +143,21 @@ const HTTP_LAYER_STATUSES = new Set([400, 408, 413, 414, 431]);
  * credentials redacted. Only the standalone server's HTTP layer (malformed requests, heads over 16 KiB, bodies
  * over 1 MiB) answers without reaching the gateway.
  *
+ * @param e the reference model's expectation (an index answer is not journaled).
  * @param lastSeq the journal's last sequence number before the request was sent.
  * @throws {OracleError} naming the request, the answer and the entry.
  */
-export function checkJournal(req: FuzzRequest, mode: 'msw' | 'server', outcome: Outcome, gateway: Gateway, lastSeq: number): void {
+export function checkJournal(req: FuzzRequest, e: Expectation, mode: 'msw' | 'server', outcome: Outcome, gateway: Gateway, lastSeq: number): void {
   if (outcome.kind !== 'response') return;
   const entry = gateway.journal.last();
   const added = entry && entry.seq > lastSeq ? entry.seq - lastSeq : 0;
   const fail = (problem: string): never => {
     throw new OracleError(`journal: ${problem}\n  request: ${describeRequest(req)}\n  got: ${describeOutcome(outcome)}\n  entry: ${JSON.stringify(entry ? { ...entry, body: undefined } : null)}`);
   };
+  if (e.index && outcome.status === 200) {
+    if (added !== 0) fail('the index was journaled');
+    return;
+  }
   if (added === 0) {
     if (mode === 'server' && HTTP_LAYER_STATUSES.has(outcome.status)) return;
     fail('no journal entry for an answered request');

@@ -31,7 +31,12 @@ export interface Expectation {
   modelId?: string | undefined;
   /** For a generation 200: the id `data.id` must have. */
   generationId?: string | undefined;
+  /** A GET or HEAD of `/` or `/api/v1`: the index (`src/core/api-index.ts`), not journaled. */
+  index?: boolean | undefined;
 }
+
+/** The paths that answer the index to GET and HEAD (`src/core/api-index.ts`). */
+const INDEX_PATHS = new Set(['/', '/api/v1', '/api/v1/']);
 
 /** All values of header `name` (case-insensitive), joined by `, ` as both HTTP stacks join repeated headers. */
 function headerOf(req: FuzzRequest, name: string): string | undefined {
@@ -172,6 +177,10 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
     // Outside the gateway's base the handlers leave requests alone (onUnhandledRequest: error).
     why.push('outside /api/v1/: unhandled in-process');
     e.networkError = true;
+  }
+  if ((req.method === 'GET' || req.method === 'HEAD') && INDEX_PATHS.has(seen.path)) {
+    e.index = true;
+    return only('the index of / and /api/v1', 200);
   }
   const r = route(seen.path);
   if (!r) return only('no route', 404);

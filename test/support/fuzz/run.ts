@@ -81,7 +81,7 @@ export async function fuzz({ arbitrary, transport, gateway, known, clearJournalE
       stats.add(req, outcome);
       if (outcome.kind === 'response' && outcome.headers['x-generation-id']) known.add(outcome.headers['x-generation-id']);
       check(req, seen, expectation, outcome);
-      checkJournal(req, transport.mode, outcome, gateway, lastSeq);
+      checkJournal(req, expectation, transport.mode, outcome, gateway, lastSeq);
       if (gateway.journal.size >= clearJournalEvery) {
         currentSeq();
         gateway.journal.clear();
