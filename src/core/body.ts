@@ -6,14 +6,25 @@
 import type { CoreBody } from './types.js';
 
 /** Default chunk size of streamed audio, in bytes (16 KiB). */
-const DEFAULT_CHUNK_BYTES = 16 * 1024;
+export const DEFAULT_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * A streamed audio body whose final length and duration are known before its first byte (the speech plan fixes
+ * both), so effects can pace it or cut it at an exact byte count while it is still being made.
+ */
+export interface SizedBody extends AsyncIterable<Uint8Array> {
+  /** The whole body's length, bytes. */
+  readonly byteLength: number;
+  /** The audio's duration, ms (used to pace it at real time). */
+  readonly durationMs: number;
+}
 
 /**
  * Bytes that are sent as a chunked stream (no `Content-Length`), as the real gateway streams audio.
  * It is an `AsyncIterable<Uint8Array>` like any streamed body, and also exposes the bytes and a synchronous
  * chunk iterator so an adapter can write all chunks without awaiting between them.
  */
-export class ChunkedBody implements AsyncIterable<Uint8Array> {
+export class ChunkedBody implements SizedBody {
   /**
    * @param bytes the whole body (not copied; callers must not mutate it).
    * @param chunkSize bytes per chunk, at least 1.
@@ -24,6 +35,11 @@ export class ChunkedBody implements AsyncIterable<Uint8Array> {
     readonly chunkSize: number = DEFAULT_CHUNK_BYTES,
     readonly durationMs: number = 0,
   ) {}
+
+  /** The body's length, bytes. */
+  get byteLength(): number {
+    return this.bytes.byteLength;
+  }
 
   /** The chunks, as views over {@link bytes} (no copies). */
   *chunks(): Generator<Uint8Array> {

@@ -10,13 +10,13 @@
  * @module
  */
 
+import { ChunkedBody } from '../body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
-import { encodeMp3 } from './mp3.js';
-import { encodePcm } from './pcm.js';
+import { planSpeech } from './plan.js';
+import { SpeechStream, encodedByteLength, renderBytes } from './stream.js';
 import type { AudioFormat, SynthesisRequest } from './types.js';
-import { synthesizeSamples } from './synthesize.js';
-import { normalizeVoice } from './voice.js';
+import { getVoiceProfile, normalizeVoice } from './voice.js';
 
 /**
  * A speech request plus the output format (OpenRouter's `response_format`,
@@ -45,6 +45,24 @@ export interface RenderedAudio {
 }
 
 /**
+ * Speech about to be sent: what is known before the first byte (from the plan), and the body. A cached request's
+ * body is its bytes ({@link ChunkedBody}); otherwise a {@link SpeechStream} that renders as it is pulled and
+ * enters the cache once it was pulled to the end.
+ */
+export interface OpenedAudio {
+  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
+  readonly contentType: string;
+  /** Playback length, ms. */
+  readonly durationMs: number;
+  /** Mono samples at 24,000 Hz. */
+  readonly sampleCount: number;
+  /** The body's final length, bytes. */
+  readonly byteLength: number;
+  /** The response body. */
+  readonly body: ChunkedBody | SpeechStream;
+}
+
+/**
  * Cache limits for {@link createAudioRenderer}: `maxCacheBytes` (default
  * 24 MiB; counts audio bytes plus 2 bytes per key character) and
  * `maxCacheEntries` (default 1000; 0 disables caching).
@@ -56,8 +74,10 @@ export interface AudioRendererOptions {
 
 /**
  * Counters of a renderer: cache `entries` and `bytes` held, the limits,
- * `hits`/`misses` of `render`, `evictions` for space, and `renderMs`, the
- * total time spent synthesizing and encoding on misses (ms).
+ * `hits`/`misses` of `render` and `open`, `evictions` for space,
+ * `renderMs`, the total time spent in whole renders (ms), and
+ * `streamedBytes`, the bytes streamed renders have produced so far (finished
+ * or not; it grows piece by piece while a stream is pulled).
  */
 export interface AudioRendererStats {
   entries: number;
@@ -68,17 +88,27 @@ export interface AudioRendererStats {
   misses: number;
   evictions: number;
   renderMs: number;
+  streamedBytes: number;
 }
 
 /** A caching speech renderer; see {@link createAudioRenderer}. */
 export interface AudioRenderer {
   /**
-   * Renders (or returns the cached rendering of) a request. Identical requests
-   * (same input, voice (case-insensitive), speed, seed and format) return the
-   * same object.
+   * Opens a request for sending: the cached bytes, or a stream that renders as it is pulled (and is cached once
+   * complete). Cheap: it only plans. The bytes equal {@link render}'s for the same request.
    *
    * @throws RangeError if `speed` is not a finite number in [0.25, 4].
    * @throws TypeError if `format` is not `pcm` or `mp3`.
+   */
+  open(req: AudioRequest): OpenedAudio;
+  /**
+   * Renders (or returns the cached rendering of) a request, whole. Identical requests
+   * (same input, voice (case-insensitive), speed, seed and format) return the
+   * same object. For MP3 the encoder must be loaded first (`await loadMp3Encoder()`).
+   *
+   * @throws RangeError if `speed` is not a finite number in [0.25, 4].
+   * @throws TypeError if `format` is not `pcm` or `mp3`.
+   * @throws Error for MP3 when the encoder is not loaded.
    */
   render(req: AudioRequest): RenderedAudio;
   /** Empties the cache (counters are kept). */
@@ -87,12 +117,21 @@ export interface AudioRenderer {
   stats(): AudioRendererStats;
 }
 
+function checkFormat(format: AudioFormat): void {
+  if (format !== 'pcm' && format !== 'mp3') {
+    throw new TypeError(`unsupported audio format ${JSON.stringify(format)}; expected "pcm" or "mp3"`);
+  }
+}
+
+function cacheKey(req: AudioRequest): string {
+  return JSON.stringify([req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
+}
+
 /**
  * Creates a speech renderer with its own LRU cache.
  *
- * Costs on a miss (2-core CI box, Node 20): synthesis ≈ 1 ms per 10 s of
- * audio; PCM encoding is free (a view); MP3 encoding with lamejs ≈ 100 ms per
- * 10 s once the JIT is warm (3–5× that for the first requests of a process).
+ * Costs on a miss (2-core machine, Node 20): planning ≈ 0.1 ms per 1,000 characters; synthesis ≈ 1 ms per 10 s of
+ * audio; PCM encoding is free (a view); MP3 encoding (LAME in WebAssembly) ≈ 40–60 ms per 10 s warm.
  *
  * @param options - cache limits; see {@link AudioRendererOptions}.
  * @throws RangeError if a limit is negative or NaN.
@@ -106,14 +145,37 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   let hits = 0;
   let misses = 0;
   let renderMs = 0;
+  let streamedBytes = 0;
+
+  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
+    Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
 
   return {
-    render(req: AudioRequest): RenderedAudio {
-      const { format } = req;
-      if (format !== 'pcm' && format !== 'mp3') {
-        throw new TypeError(`unsupported audio format ${JSON.stringify(format)}; expected "pcm" or "mp3"`);
+    open(req) {
+      checkFormat(req.format);
+      const key = cacheKey(req);
+      const cached = cache.get(key);
+      if (cached) {
+        hits++;
+        return { ...cached, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
       }
-      const key = JSON.stringify([format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
+      misses++;
+      const plan = planSpeech(req);
+      const body = new SpeechStream(plan, getVoiceProfile(req.voice), req.format, {
+        piece: (bytes) => void (streamedBytes += bytes.byteLength),
+        complete: (bytes) => cache.set(key, rendered(req, plan.sampleCount, bytes)),
+      });
+      return {
+        contentType: CONTENT_TYPES[req.format],
+        durationMs: body.durationMs,
+        sampleCount: plan.sampleCount,
+        byteLength: encodedByteLength(req.format, plan.sampleCount),
+        body,
+      };
+    },
+    render(req) {
+      checkFormat(req.format);
+      const key = cacheKey(req);
       const cached = cache.get(key);
       if (cached) {
         hits++;
@@ -121,17 +183,11 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       }
       misses++;
       const started = performance.now();
-      const samples = synthesizeSamples(req);
-      const rendered: RenderedAudio = Object.freeze({
-        bytes: format === 'mp3' ? encodeMp3(samples) : encodePcm(samples),
-        durationMs: samplesToMs(samples.length),
-        sampleCount: samples.length,
-        sampleRate: SAMPLE_RATE,
-        contentType: CONTENT_TYPES[format],
-      });
+      const plan = planSpeech(req);
+      const result = rendered(req, plan.sampleCount, renderBytes(plan, getVoiceProfile(req.voice), req.format));
       renderMs += performance.now() - started;
-      cache.set(key, rendered);
-      return rendered;
+      cache.set(key, result);
+      return result;
     },
     clear(): void {
       cache.clear();
@@ -146,6 +202,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
         misses,
         evictions: cache.evictions,
         renderMs,
+        streamedBytes,
       };
     },
   };

@@ -17,8 +17,6 @@
  * @module
  */
 
-import { loadMp3Encoder } from './mp3-wasm.js';
-
 export { loadMp3Encoder, mp3EncoderReady } from './mp3-wasm.js';
 export { type Mp3Stream, createMp3Stream, encodeMp3 } from './mp3-stream.js';
 export {
@@ -30,6 +28,3 @@ export {
   mpeg2Layer3FrameLength,
 } from './mp3-tag.js';
 
-// Temporary bridge: src/core/audio/index.ts still calls encodeMp3() synchronously without loading the encoder
-// first. Remove this line once its callers await loadMp3Encoder() (or use createMp3Stream) themselves.
-await loadMp3Encoder();

@@ -7,7 +7,7 @@
  */
 
 import { planSpeech } from './plan.js';
-import type { SpeechPlan, SynthesisRequest, VoiceProfile } from './types.js';
+import type { Burst, SpeechPlan, SynthesisRequest, VoiceProfile } from './types.js';
 import { TABLE_STEPS_PER_HZ, WAVETABLE_SIZE, getVoiceProfile } from './voice.js';
 
 /** Peak amplitude of a full-gain burst, as a fraction of 16-bit full scale. */
@@ -41,43 +41,81 @@ export function synthesizeSamples(req: SynthesisRequest): Int16Array {
 }
 
 /**
- * Renders a precomputed plan with a voice (split out so tests and callers
- * that already hold a plan, e.g. to locate bursts, do not plan twice).
+ * Renders a precomputed plan with a voice, whole.
  *
- * @param plan - timeline from {@link planSpeech}; bursts must lie within
- *   `plan.sampleCount` (they do by construction).
+ * @param plan - timeline from {@link planSpeech}; bursts must lie within `plan.sampleCount` (they do by
+ *   construction).
  * @param voice - from {@link getVoiceProfile}.
- * @returns `plan.sampleCount` samples, 24 kHz mono 16-bit.
+ * @returns `plan.sampleCount` samples, 24 kHz mono 16-bit: the concatenation of {@link sampleChunks}.
  */
 function renderPlan(plan: SpeechPlan, voice: VoiceProfile): Int16Array {
   const out = new Int16Array(plan.sampleCount);
-  for (const burst of plan.bursts) {
-    const table = voice.wavetables[burst.vowel] ?? voice.wavetables[0];
-    if (!table) break;
-    const { start, length } = burst;
-    const ramp = Math.min(RAMP_SAMPLES, Math.floor(length / 3));
-    const rampStep = ramp > 0 ? RAMP_SAMPLES / ramp : 0;
-    const releaseStart = length - ramp;
-    let phase = 0;
-    let increment = burst.startHz * TABLE_STEPS_PER_HZ;
-    const incrementStep = ((burst.endHz - burst.startHz) * TABLE_STEPS_PER_HZ) / length;
-    let amplitude = PEAK * burst.gain;
-    const amplitudeStep = (amplitude * (SUSTAIN_DECAY - 1)) / length;
-    for (let n = 0; n < length; n++) {
-      const index = phase | 0;
-      const a = table[index] as number;
-      const value = a + (phase - index) * ((table[index + 1] as number) - a);
-      let envelope = 1;
-      if (n < ramp) envelope = RAMP[(n * rampStep) | 0] as number;
-      else if (n >= releaseStart) envelope = RAMP[((length - 1 - n) * rampStep) | 0] as number;
-      out[start + n] = value * amplitude * envelope;
-      phase += increment;
-      if (phase >= WAVETABLE_SIZE) phase -= WAVETABLE_SIZE;
-      increment += incrementStep;
-      amplitude += amplitudeStep;
-    }
-  }
+  for (const burst of plan.bursts) renderBurst(out, 0, burst, voice);
   return out;
+}
+
+/** About how many samples {@link sampleChunks} renders at a time: 0.5 s at 24 kHz. */
+export const CHUNK_SAMPLES = 12_000;
+
+/**
+ * Renders a plan piece by piece, for streaming: consecutive chunks of about `targetSamples` samples (a chunk
+ * ends where no burst is sounding, so it may be longer by up to one burst), which concatenated equal the whole
+ * render sample for sample. Rendering a chunk takes well under 1 ms.
+ *
+ * @param plan - timeline from {@link planSpeech}.
+ * @param voice - from {@link getVoiceProfile}.
+ * @param targetSamples - the chunk length to aim for, in samples (at least 1); default {@link CHUNK_SAMPLES}.
+ * @returns a generator of non-empty chunks covering `[0, plan.sampleCount)` in order.
+ */
+export function* sampleChunks(plan: SpeechPlan, voice: VoiceProfile, targetSamples: number = CHUNK_SAMPLES): Generator<Int16Array> {
+  const { bursts, sampleCount } = plan;
+  const step = Math.max(1, Math.floor(targetSamples));
+  let from = 0;
+  let next = 0;
+  while (from < sampleCount) {
+    let to = Math.min(sampleCount, from + step);
+    let last = next;
+    // Take every burst that starts before the cut; a burst that crosses it moves the cut to its end.
+    while (last < bursts.length && bursts[last]!.start < to) {
+      const burst = bursts[last]!;
+      to = Math.min(sampleCount, Math.max(to, burst.start + burst.length));
+      last++;
+    }
+    const out = new Int16Array(to - from);
+    for (let k = next; k < last; k++) renderBurst(out, from, bursts[k]!, voice);
+    yield out;
+    from = to;
+    next = last;
+  }
+}
+
+/** Writes one burst into `out`, whose first sample is sample `offset` of the whole output. */
+function renderBurst(out: Int16Array, offset: number, burst: Burst, voice: VoiceProfile): void {
+  const table = voice.wavetables[burst.vowel] ?? voice.wavetables[0];
+  if (!table) return;
+  const { length } = burst;
+  const start = burst.start - offset;
+  const ramp = Math.min(RAMP_SAMPLES, Math.floor(length / 3));
+  const rampStep = ramp > 0 ? RAMP_SAMPLES / ramp : 0;
+  const releaseStart = length - ramp;
+  let phase = 0;
+  let increment = burst.startHz * TABLE_STEPS_PER_HZ;
+  const incrementStep = ((burst.endHz - burst.startHz) * TABLE_STEPS_PER_HZ) / length;
+  let amplitude = PEAK * burst.gain;
+  const amplitudeStep = (amplitude * (SUSTAIN_DECAY - 1)) / length;
+  for (let n = 0; n < length; n++) {
+    const index = phase | 0;
+    const a = table[index] as number;
+    const value = a + (phase - index) * ((table[index + 1] as number) - a);
+    let envelope = 1;
+    if (n < ramp) envelope = RAMP[(n * rampStep) | 0] as number;
+    else if (n >= releaseStart) envelope = RAMP[((length - 1 - n) * rampStep) | 0] as number;
+    out[start + n] = value * amplitude * envelope;
+    phase += increment;
+    if (phase >= WAVETABLE_SIZE) phase -= WAVETABLE_SIZE;
+    increment += incrementStep;
+    amplitude += amplitudeStep;
+  }
 }
 
 function buildRamp(length: number): Float64Array {

@@ -4,7 +4,6 @@
  * @module
  */
 import { z } from 'zod';
-import { ChunkedBody } from '../body.js';
 import { GatewayError } from '../errors.js';
 import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
 import { readJsonBody } from '../request.js';
@@ -57,7 +56,7 @@ const SpeechRequestSchema = z.looseObject(
 /**
  * Synthesizes speech.
  *
- * @returns 200 with the audio streamed in chunks, `Content-Type` `audio/mpeg` or
+ * @returns 200 with the audio streamed in chunks as it is rendered (or from the cache), `Content-Type` `audio/mpeg` or
  *   `audio/pcm;rate=24000;channels=1`, and `X-Generation-Id: gen-tts-<unix seconds>-<suffix>`; the generation
  *   record is stored for `GET /generation`.
  * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
@@ -106,12 +105,12 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
   if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, ctx.clock.now());
   ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt));
 
-  const audio = ctx.audio.render({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
+  const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
   const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
   ctx.generations.add(generation, Date.parse(generation.created_at) + readinessDelay(ctx, generation.id));
   return {
     status: 200,
     headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
-    body: new ChunkedBody(audio.bytes, undefined, audio.durationMs),
+    body: audio.body,
   };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ChunkedBody } from '../body.js';
+import { DEFAULT_CHUNK_BYTES, type SizedBody } from '../body.js';
 import { errorResponse } from '../errors.js';
 import { userIdFor } from '../ids.js';
 import { hash32 } from '../prng.js';
@@ -59,34 +59,70 @@ function sleep(ms: number): Promise<void> {
 /** Interval between dribbled chunks when pacing at real time, ms. */
 const REALTIME_TICK_MS = 100;
 
-async function* paced(bytes: Uint8Array, chunkCount: number, intervalMs: number, cutAt: number | undefined): AsyncGenerator<Uint8Array> {
-  const end = cutAt ?? bytes.byteLength;
-  const size = Math.max(1, Math.ceil(bytes.byteLength / chunkCount));
-  for (let offset = 0, i = 0; offset < end; offset += size, i++) {
-    if (i > 0 && intervalMs > 0) await sleep(intervalMs);
-    yield bytes.subarray(offset, Math.min(offset + size, end));
+/**
+ * Re-chunks `source` (whose whole length is `total` bytes) into `chunkCount` chunks of `ceil(total / chunkCount)`
+ * bytes, waiting `intervalMs` before every chunk but the first; with `cutAt`, stops after exactly that many bytes
+ * (and stops the source, which stops its render) and throws {@link StreamCut}.
+ */
+async function* paced(source: SizedBody, chunkCount: number, intervalMs: number, cutAt: number | undefined): AsyncGenerator<Uint8Array> {
+  const total = source.byteLength;
+  const end = cutAt ?? total;
+  const size = Math.max(1, Math.ceil(total / chunkCount));
+  const iterator = source[Symbol.asyncIterator]();
+  let pending: Uint8Array = new Uint8Array(0);
+  let sent = 0;
+  try {
+    while (sent < end) {
+      const want = Math.min(size, end - sent);
+      while (pending.byteLength < want) {
+        const next = await iterator.next();
+        if (next.done) break;
+        pending = pending.byteLength === 0 ? next.value : joined(pending, next.value);
+      }
+      if (pending.byteLength === 0) break;
+      const chunk = pending.subarray(0, Math.min(want, pending.byteLength));
+      pending = pending.subarray(chunk.byteLength);
+      if (sent > 0 && intervalMs > 0) await sleep(intervalMs);
+      sent += chunk.byteLength;
+      yield chunk;
+    }
+  } finally {
+    await iterator.return?.();
   }
-  if (cutAt !== undefined) throw new StreamCut(`audio cut after ${cutAt} of ${bytes.byteLength} bytes`);
+  if (cutAt !== undefined) throw new StreamCut(`audio cut after ${cutAt} of ${total} bytes`);
+}
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
 }
 
 /**
- * Applies `audio` effects to a successful audio body.
+ * Applies `audio` effects to a successful audio body, while it is still being rendered: its final length and
+ * duration are known up front ({@link SizedBody}).
  *
- * - `truncate: f`: sends the first `floor(f × bytes)` bytes, then cuts the connection ({@link StreamCut}).
+ * - `truncate: f`: sends the first `floor(f × bytes)` bytes of the final length, then cuts the connection
+ *   ({@link StreamCut}).
  * - `dribble: {chunks, over_ms}`: `chunks` chunks, evenly spaced over `over_ms`.
  * - `dribble: {realtime: k}`: one chunk every 100 ms, sized so the audio arrives at k × real time.
  */
 export function withAudioEffects(rule: Rule, body: CoreBody | null): CoreBody | null {
   const audio = rule.audio;
-  if (!audio || !(body instanceof ChunkedBody)) return body;
-  const bytes = body.bytes;
-  const cutAt = audio.truncate === undefined ? undefined : Math.floor(bytes.byteLength * audio.truncate);
+  if (!audio || !isSized(body)) return body;
+  const total = body.byteLength;
+  const cutAt = audio.truncate === undefined ? undefined : Math.floor(total * audio.truncate);
   const dribble = audio.dribble;
-  if (!dribble) return paced(bytes, Math.ceil(bytes.byteLength / body.chunkSize), 0, cutAt);
+  if (!dribble) return paced(body, Math.ceil(total / DEFAULT_CHUNK_BYTES), 0, cutAt);
   if ('chunks' in dribble) {
-    return paced(bytes, dribble.chunks, dribble.chunks > 1 ? dribble.over_ms / (dribble.chunks - 1) : 0, cutAt);
+    return paced(body, dribble.chunks, dribble.chunks > 1 ? dribble.over_ms / (dribble.chunks - 1) : 0, cutAt);
   }
   const totalMs = body.durationMs / dribble.realtime;
   const chunks = Math.max(1, Math.ceil(totalMs / REALTIME_TICK_MS));
-  return paced(bytes, chunks, REALTIME_TICK_MS, cutAt);
+  return paced(body, chunks, REALTIME_TICK_MS, cutAt);
+}
+
+function isSized(body: CoreBody | null): body is SizedBody {
+  return body !== null && typeof body === 'object' && 'byteLength' in body && 'durationMs' in body && Symbol.asyncIterator in body;
 }

@@ -1,0 +1,100 @@
+/**
+ * Speech streams as it is rendered (src/core/audio/stream.ts), in both modes: the first bytes of a long answer
+ * arrive before most of it is rendered, other requests are answered during the render, a client that goes away
+ * stops it, and the streamed bytes equal the whole render's and the cached answer's. These assert order and
+ * bytes, not wall-clock times (the times are in `npm run bench`).
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextOf } from '../src/core/gateway.js';
+import { auth, modes, type RunningMode } from './support/modes.js';
+
+const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+/** About 4,000 characters: four and a half minutes of speech. */
+const LONG = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(64).trim();
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe.each(modes)('streamed speech ($name)', (mode) => {
+  let mock: RunningMode;
+  beforeAll(async () => {
+    mock = await mode.start({ seed: 11 });
+  });
+  afterAll(() => mock.stop());
+
+  const speech = (input: string, format: 'mp3' | 'pcm', voice = 'alloy') =>
+    fetch(`${mock.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth() },
+      body: JSON.stringify({ model: TTS, input, voice, response_format: format }),
+    });
+  const stats = () => contextOf(mock.gateway).audio.stats();
+
+  it('the first chunk of a long MP3 arrives before a tenth of it is rendered', async () => {
+    const before = stats().streamedBytes;
+    const res = await speech(LONG, 'mp3', 'nova');
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    const renderedAtFirstChunk = stats().streamedBytes - before;
+    expect(first.done).toBe(false);
+    expect(first.value!.byteLength).toBeGreaterThan(0);
+    let total = first.value!.byteLength;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+    }
+    expect(total).toBeGreaterThan(2_000_000); // 4.5 min at 64 kbps
+    expect(renderedAtFirstChunk).toBeLessThan(total / 10);
+  });
+
+  it('a model lookup sent during a long render is answered before the render ends', async () => {
+    const events: string[] = [];
+    const long = speech(LONG, 'mp3', 'onyx').then(async (res) => {
+      await res.arrayBuffer();
+      events.push('speech done');
+    });
+    // Wait until the render has started, then look a model up.
+    const started = stats().streamedBytes;
+    while (stats().streamedBytes === started) await new Promise((resolve) => setImmediate(resolve));
+    const lookup = await fetch(`${mock.baseUrl}/model/openai/gpt-4o`, { headers: auth() });
+    expect(lookup.status).toBe(200);
+    events.push('lookup done');
+    await long;
+    expect(events).toEqual(['lookup done', 'speech done']);
+  });
+
+  it('a client that goes away stops the render, and nothing half-made is cached', async () => {
+    const input = `${LONG} Cancelled.`;
+    const controller = new AbortController();
+    const before = stats();
+    const res = await fetch(`${mock.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth() },
+      body: JSON.stringify({ model: TTS, input, voice: 'echo', response_format: 'mp3' }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    // Give the render time to notice; a render that went on would pass 2 MB within a second.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = stats();
+    expect(after.streamedBytes - before.streamedBytes).toBeLessThan(1_000_000);
+    expect(after.entries).toBe(before.entries);
+  });
+
+  it('streamed, cached and whole renders are the same bytes', async () => {
+    const input = 'Streams and caches must agree, byte for byte.';
+    for (const format of ['mp3', 'pcm'] as const) {
+      const streamed = new Uint8Array(await (await speech(input, format, 'shimmer')).arrayBuffer());
+      const cached = new Uint8Array(await (await speech(input, format, 'shimmer')).arrayBuffer());
+      const whole = contextOf(mock.gateway).audio.render({ input, voice: 'shimmer', speed: 1, seed: 11, format });
+      expect(sha(cached)).toBe(sha(streamed));
+      expect(sha(whole.bytes)).toBe(sha(streamed));
+      expect(streamed.byteLength).toBe(whole.bytes.byteLength);
+    }
+  });
+});
