@@ -71,6 +71,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const host = options.host ?? DEFAULT_HOST;
   await app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const { port } = app.server.address() as AddressInfo;
+  // Load the MP3 encoder in the background once the caller has the server (after its ready line), so the first
+  // MP3 request does not wait for it; a failure here is reported by the request that needs the encoder.
+  setTimeout(() => gateway.warmUp().catch(() => undefined), 0).unref();
   const hostForUrl = host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${hostForUrl}:${port}`;
   return {

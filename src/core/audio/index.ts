@@ -13,6 +13,7 @@
 import { ChunkedBody } from '../body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
+import { loadMp3Encoder } from './mp3.js';
 import { planSpeech } from './plan.js';
 import { SpeechStream, encodedByteLength, renderBytes } from './stream.js';
 import type { AudioFormat, SynthesisRequest } from './types.js';
@@ -111,6 +112,11 @@ export interface AudioRenderer {
    * @throws Error for MP3 when the encoder is not loaded.
    */
   render(req: AudioRequest): RenderedAudio;
+  /**
+   * Loads what the first MP3 would otherwise wait for (the WebAssembly encoder, about 25–40 ms once per process).
+   * Optional: an MP3 render loads it itself.
+   */
+  warmUp(): Promise<void>;
   /** Empties the cache (counters are kept). */
   clear(): void;
   /** Current counters; a fresh object each call. */
@@ -189,6 +195,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       cache.set(key, result);
       return result;
     },
+    warmUp: () => loadMp3Encoder(),
     clear(): void {
       cache.clear();
     },
