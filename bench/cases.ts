@@ -28,9 +28,14 @@ const TEXT: Record<Length, (n: number) => string> = { sentence, paragraph };
 
 const speechBody = (format: Format, input: string) => JSON.stringify({ model: SPEECH_MODEL, input, voice: 'alloy', response_format: format });
 
+/** A speech request for `input` (voice alloy, speed 1). */
+export function speechOf(format: Format, input: string, headers: Record<string, string> = {}): BenchRequest {
+  return { method: 'POST', path: '/api/v1/audio/speech', headers: { ...JSON_AUTH, ...headers }, body: speechBody(format, input) };
+}
+
 /** A speech request; `n` picks the input (0: the cached one, see bench/texts.ts). */
 export function speechRequest(format: Format, length: Length, n = 0, headers: Record<string, string> = {}): BenchRequest {
-  return { method: 'POST', path: '/api/v1/audio/speech', headers: { ...JSON_AUTH, ...headers }, body: speechBody(format, TEXT[length](n)) };
+  return speechOf(format, TEXT[length](n), headers);
 }
 
 let nextDistinct = 1;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { memoryLoad, speechRequest, GENERATION_LOOKUP } from './cases.js';
@@ -68,8 +69,47 @@ export function procMemory(pid: number | undefined): ProcMemory | null {
   }
 }
 
+/** Node's own view of the server's memory (`process.memoryUsage()`), bytes, read through {@link MEMORY_PROBE}. */
+export type NodeMemory = Record<'rss' | 'heapTotal' | 'heapUsed' | 'external' | 'arrayBuffers', number>;
+
+/**
+ * Preloaded into the memory run's server (a `data:` module): on SIGUSR2 it writes `process.memoryUsage()` as one
+ * line to stderr, so the report can say where the resident memory is (V8 heap, off-heap buffers, the rest). From
+ * the second signal on it first runs a full garbage collection (the server runs with `--expose-gc`, which changes
+ * nothing else), so the settled reading shows what is live rather than what awaits collection.
+ */
+const MEMORY_PROBE = `data:text/javascript,${encodeURIComponent(
+  "process.on('SIGUSR2', () => { if (globalThis.__benchGc) globalThis.gc?.(); globalThis.__benchGc = true; process.stderr.write('bench-memory ' + JSON.stringify(process.memoryUsage()) + '\\n'); });",
+)}`;
+
+/** Asks the server for its {@link NodeMemory} (SIGUSR2, answer on stderr); `null` if it does not answer in 2 s. */
+async function nodeMemory(child: ChildProcess): Promise<NodeMemory | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (part: Buffer | string) => {
+      text += String(part);
+      const match = /bench-memory (\{[^\n]*\})\n/.exec(text);
+      if (match) finish(JSON.parse(match[1]!) as NodeMemory);
+    };
+    const timer = setTimeout(() => finish(null), 2000);
+    function finish(value: NodeMemory | null) {
+      clearTimeout(timer);
+      child.stderr?.off('data', onData);
+      resolve(value);
+    }
+    child.stderr?.on('data', onData);
+    child.kill('SIGUSR2');
+  });
+}
+
 export interface MemoryResult {
   requests: number;
+  /** Node's view right after the load and 2 s later (heap, off-heap buffers). */
+  nodeAfterLoad: NodeMemory | null;
+  /** 2 s later, after a full garbage collection. */
+  nodeSettled: NodeMemory | null;
+  /** `VmRSS` after that collection. */
+  afterGc: ProcMemory | null;
   /** After the ready line and one second idle. */
   atStart: ProcMemory | null;
   /** Right after the last response. */
@@ -93,7 +133,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * bounded.
  */
 export async function measureMemory(requests: number, connections: number): Promise<MemoryResult> {
-  const mock = await startMock();
+  const mock = await startMock(['--expose-gc', '--import', MEMORY_PROBE]);
   try {
     await sleep(1000);
     const atStart = procMemory(mock.child.pid);
@@ -103,8 +143,11 @@ export async function measureMemory(requests: number, connections: number): Prom
 
     const slice = await run(mock, memoryLoad(), connections, { amount: requests }, true, 60);
     const afterLoad = procMemory(mock.child.pid);
+    const nodeAfterLoad = await nodeMemory(mock.child);
     await sleep(2000);
     const settled = procMemory(mock.child.pid);
+    const nodeSettled = await nodeMemory(mock.child);
+    const afterGc = procMemory(mock.child.pid);
 
     const journal = await capture(mock.origin, { method: 'GET', path: '/__mock/requests', headers: {} });
     const journalEntries = (JSON.parse(journal.body.toString()) as { requests: unknown[] }).requests.length;
@@ -116,6 +159,9 @@ export async function measureMemory(requests: number, connections: number): Prom
       atStart,
       afterLoad,
       settled,
+      nodeAfterLoad,
+      nodeSettled,
+      afterGc,
       load: combine([slice]),
       journalEntries,
       firstGenerationStatus: firstGeneration.status,

@@ -10,6 +10,8 @@
  * 3. in-process cost: msw `setupServer` with mockrouter's handlers vs a trivial msw handler (inprocess.ts);
  * 4. CLI start: spawn to the ready line;
  * 5. resident memory of the CLI server after 100,000 mixed requests;
+ * 7. speech over HTTP (issue 9): cold MP3 against a lamejs baseline, a long MP3's first byte, health and model
+ *    lookups during a long render, the first MP3 of a fresh process (speech.ts, speech-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
  * bench/README.md (`BENCH_*` environment variables).
@@ -23,6 +25,8 @@ import type { InProcessResult } from './inprocess.js';
 import { measureMemory, measureStart, type MemoryResult, type StartResult } from './lifecycle.js';
 import { assertSameResponse, capture, compare, type Measured, type Side } from './load.js';
 import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table, times, verdict } from './report.js';
+import { measureSpeech, type SpeechResult } from './speech.js';
+import { speechGoals, speechSection } from './speech-report.js';
 import type { SynthResult } from './synth.js';
 import { runScript, startAimock, startBare, startMock, stopAll, stopChild, type Recorded, type Target } from './targets.js';
 
@@ -37,7 +41,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -74,6 +78,9 @@ function readConfig() {
     inProcessWarmup: Math.round(envNumber('BENCH_INPROCESS_WARMUP', 1000, 0)),
     starts: Math.round(envNumber('BENCH_STARTS', 10, 1)),
     memoryRequests: Math.round(envNumber('BENCH_MEMORY_REQUESTS', 100_000, 1000)),
+    speechRequests: Math.round(envNumber('BENCH_SPEECH_REQUESTS', 20, 1)),
+    longRenders: Math.round(envNumber('BENCH_LONG_RENDERS', 3, 1)),
+    freshStarts: Math.round(envNumber('BENCH_FRESH_STARTS', 5, 1)),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
     /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
@@ -214,6 +221,7 @@ interface Results {
   inProcess: InProcessResult | string | null;
   start: StartResult | null;
   memory: MemoryResult | null;
+  speech: SpeechResult | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -321,7 +329,7 @@ function coldSection(http: HttpResult | null, synth: SynthResult[], out: string[
     out.push(
       '',
       'No HTTP: createAudioRenderer().render() from dist/, fresh process per format, distinct 10 s sentences (never',
-      'cached). Module import (lamejs included) is not counted.',
+      'cached). Neither the module import nor, for MP3, loading the WebAssembly encoder (loadMp3Encoder) is counted.',
       '',
     );
     const rows: string[][] = [];
@@ -336,7 +344,8 @@ function coldSection(http: HttpResult | null, synth: SynthResult[], out: string[
       );
     }
     out.push(table([{ title: 'format' }, { title: 'render' }, { title: 'audio s', ...r }, { title: 'size', ...r }, { title: 'wall ms', ...r }, { title: '× real time', ...r }], rows));
-    out.push(`\nImport of the renderer: ${synth.map((s) => `${s.format} process ${ms(s.importMs)} ms`).join(', ')}.`);
+    out.push(`\nImport of the renderer: ${synth.map((s) => `${s.format} process ${ms(s.importMs)} ms`).join(', ')}; ` +
+      `loading the MP3 encoder: ${synth.filter((s) => s.encoderLoadMs !== null).map((s) => `${ms(s.encoderLoadMs!)} ms`).join(', ') || 'n/a'}.`);
   }
 }
 
@@ -377,6 +386,13 @@ function startSection(start: StartResult, out: string[]): void {
   );
 }
 
+function nodeMemoryLine(when: string, n: MemoryResult['nodeAfterLoad']): string {
+  if (!n) return `${when} n/a`;
+  const mib = (x: number) => `${(x / 1024 / 1024).toFixed(1)} MiB`;
+  return `${when} heap ${mib(n.heapUsed)} used of ${mib(n.heapTotal)}, external ${mib(n.external)} (arrayBuffers ${mib(n.arrayBuffers)}), ` +
+    `other ${mib(n.rss - n.heapTotal - n.external)}`;
+}
+
 function memorySection(m: MemoryResult, out: string[]): void {
   const fmt = (p: { rss: number; peak: number } | null) => (p ? mem(p.rss) : 'n/a (no /proc)');
   out.push(
@@ -393,11 +409,16 @@ function memorySection(m: MemoryResult, out: string[]): void {
         ['at start (ready + 1 s idle)', fmt(m.atStart), m.atStart ? mem(m.atStart.peak) : ''],
         [`after ${int(m.requests)} requests`, fmt(m.afterLoad), m.afterLoad ? mem(m.afterLoad.peak) : ''],
         ['2 s later, idle', fmt(m.settled), m.settled ? mem(m.settled.peak) : ''],
+        ['then after a full GC (gc())', fmt(m.afterGc), m.afterGc ? mem(m.afterGc.peak) : ''],
       ],
     ),
     '',
     `Load: ${int(m.load.rps)} req/s, p50 ${ms(m.load.p50)} ms, p99 ${ms(m.load.p99)} ms, statuses ${[...m.load.statuses].map(([s, n]) => `${int(n)}× ${s}`).join(', ')}, ` +
       `${m.load.errors} errors, ${m.load.timeouts} timeouts.`,
+    `Node's view (process.memoryUsage(), read by SIGUSR2): ${nodeMemoryLine('right after', m.nodeAfterLoad)}; ${nodeMemoryLine('2 s later, after a full GC', m.nodeSettled)}.`,
+    `  (arrayBuffers holds the cached audio and buffers awaiting collection; external − arrayBuffers is mostly the WebAssembly`,
+    `  encoder's linear memory, which grows about 1.85 MiB per LAME encoder open at once and never shrinks; "other" = RSS − heap`,
+    `  − external: code, stacks, the allocator's free pages.)`,
     `Bounds afterwards: journal lists ${m.journalEntries} entries; the first speech call's generation record answers ${m.firstGenerationStatus}` +
       ` (${m.firstGenerationStatus === 404 ? 'evicted, as it should be' : 'NOT evicted'}); the fixture generation answers ${m.fixtureGenerationStatus}.`,
   );
@@ -465,6 +486,7 @@ function goalsSection(res: Results, out: string[]): void {
     const label = `RSS < ${GOALS.rssBytes / 1e6} MB after ${int(res.memory.requests)} mixed requests`;
     goal(label, mem(rss), rss < GOALS.rssBytes, rss / GOALS.rssBytes);
   }
+  if (res.speech) speechGoals(res.speech, goal);
   out.push(
     '',
     heading('6. Goals'),
@@ -486,6 +508,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.inProcess) inProcessSection(res.inProcess, out);
   if (res.start) startSection(res.start, out);
   if (res.memory) memorySection(res.memory, out);
+  if (res.speech) speechSection(res.speech, out);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -494,7 +517,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const on = (s: Section) => config.sections.has(s);
-  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null };
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null };
   if (on('http')) res.http = await httpBench();
   if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
   if (on('inprocess')) res.inProcess = await inProcessBench();
@@ -506,6 +529,7 @@ async function main(): Promise<void> {
     progress(`memory: ${int(config.memoryRequests)} mixed requests…`);
     res.memory = await measureMemory(config.memoryRequests, config.connections);
   }
+  if (on('speech')) res.speech = await measureSpeech({ requests: config.speechRequests, longRenders: config.longRenders, starts: config.freshStarts, progress });
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);

@@ -1,6 +1,6 @@
 /**
  * Cold synthesis, no HTTP: run by bench/run.ts in a fresh process per format, so the first render is honest
- * (nothing of the renderer, the synthesiser or lamejs has run or been compiled before it).
+ * (nothing of the renderer, the synthesiser or the encoder has run or been compiled before it).
  *
  * Usage: `node --import tsx bench/synth.ts <mp3|pcm> [renders]`. Renders one distinct ~10 s sentence (never a
  * cache hit: the text and the seed change every time), then `renders` more, and prints one JSON line
@@ -10,9 +10,12 @@
  */
 import { pathToFileURL } from 'node:url';
 import type * as AudioModule from '../src/core/audio/index.js';
+import type * as Mp3Module from '../src/core/audio/mp3.js';
+import { words } from './texts.js';
 
 /** The compiled renderer (`npm run build`); typed from its source. */
 const AUDIO_MODULE = new URL('../dist/core/audio/index.js', import.meta.url).href;
+const MP3_MODULE = new URL('../dist/core/audio/mp3.js', import.meta.url).href;
 
 /** One render: audio length and wall time, both in ms. */
 export interface Render {
@@ -23,8 +26,10 @@ export interface Render {
 
 export interface SynthResult {
   format: 'mp3' | 'pcm';
-  /** Time to import the renderer module graph (lamejs included), not counted in any render. */
+  /** Time to import the renderer module graph, not counted in any render. */
   importMs: number;
+  /** MP3 only: time to load the WebAssembly encoder (`loadMp3Encoder`: import, compile, instantiate), not counted either. */
+  encoderLoadMs: number | null;
   first: Render;
   rest: Render[];
   cacheHits: number;
@@ -33,21 +38,8 @@ export interface SynthResult {
 /** Characters per sentence: 150 code points is 10 s of audio at speed 1 (15 per second). */
 export const SENTENCE_CHARS = 150;
 
-const WORDS = [
-  'amber', 'quiet', 'harbor', 'lantern', 'ripple', 'forest', 'signal', 'copper', 'meadow', 'tunnel', 'velvet',
-  'orbit', 'canyon', 'pepper', 'glacier', 'thunder', 'willow', 'marble', 'saddle', 'beacon', 'falcon', 'ember',
-];
-
 /** A distinct sentence of exactly {@link SENTENCE_CHARS} characters for each `n`. */
-export function sentence(n: number): string {
-  let state = (n * 2654435761 + 12345) >>> 0;
-  let text = `Sentence ${n}:`;
-  while (text.length < SENTENCE_CHARS) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    text += ` ${WORDS[state % WORDS.length]!}`;
-  }
-  return `${text.slice(0, SENTENCE_CHARS - 1)}.`;
-}
+export const sentence = (n: number): string => words(n, SENTENCE_CHARS);
 
 async function main(): Promise<void> {
   const format = process.argv[2];
@@ -57,6 +49,12 @@ async function main(): Promise<void> {
   let started = performance.now();
   const audio = (await import(AUDIO_MODULE)) as typeof AudioModule;
   const importMs = performance.now() - started;
+  let encoderLoadMs: number | null = null;
+  if (format === 'mp3') {
+    started = performance.now();
+    await ((await import(MP3_MODULE)) as typeof Mp3Module).loadMp3Encoder();
+    encoderLoadMs = performance.now() - started;
+  }
   const renderer = audio.createAudioRenderer();
 
   const renderOne = (n: number): Render => {
@@ -69,7 +67,7 @@ async function main(): Promise<void> {
   const first = renderOne(0);
   const rest: Render[] = [];
   for (let n = 1; n <= renders; n++) rest.push(renderOne(n));
-  const result: SynthResult = { format, importMs, first, rest, cacheHits: renderer.stats().hits };
+  const result: SynthResult = { format, importMs, encoderLoadMs, first, rest, cacheHits: renderer.stats().hits };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.disconnect?.();
 }

@@ -151,6 +151,16 @@ export async function startAimock(): Promise<Target> {
   return { origin: match[1]!, child };
 }
 
+/**
+ * Starts bench/lamejs-server.ts, the cold-MP3 baseline (whole render, lamejs encoding), as the mock is started:
+ * its own process on 127.0.0.1, exiting with this one.
+ */
+export async function startLamejs(): Promise<Target> {
+  const child = spawnChild([fileURLToPath(new URL('./lamejs-server.ts', import.meta.url))], { execArgv: ['--import', 'tsx', '--import', EXIT_WITH_PARENT] });
+  const match = await waitForLine(child, /lamejs server listening on (http:\/\/127\.0\.0\.1:\d+)/, 'lamejs server');
+  return { origin: match[1]!, child };
+}
+
 /** The response the bare server replays: captured from the mock, framing headers removed. */
 export interface Recorded {
   status: number;

@@ -41,3 +41,22 @@ if (`Take ${tag(0)}. ${PARAGRAPH_BODY}`.length !== PARAGRAPH_CHARS) throw new Er
 export function paragraph(n: number): string {
   return `Take ${tag(n)}. ${PARAGRAPH_BODY}`;
 }
+
+const WORDS = [
+  'amber', 'quiet', 'harbor', 'lantern', 'ripple', 'forest', 'signal', 'copper', 'meadow', 'tunnel', 'velvet',
+  'orbit', 'canyon', 'pepper', 'glacier', 'thunder', 'willow', 'marble', 'saddle', 'beacon', 'falcon', 'ember',
+];
+
+/**
+ * A distinct text of exactly `chars` characters for each `n` (words drawn from `n`, ending with a full stop):
+ * 150 characters is 10 s of audio at speed 1 (15 per second), 4,000 about 4.4 minutes.
+ */
+export function words(n: number, chars: number): string {
+  let state = (n * 2654435761 + 12345) >>> 0;
+  let text = `Text ${n}:`;
+  while (text.length < chars) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    text += ` ${WORDS[(state >>> 8) % WORDS.length]!}`;
+  }
+  return `${text.slice(0, chars - 1)}.`;
+}
