@@ -86,6 +86,15 @@ describe.each(modes)('streamed speech ($name)', (mode) => {
     expect(after.entries).toBe(before.entries);
   });
 
+  it('identical requests while one renders share that render (encoded once, same bytes)', async () => {
+    const input = `${LONG.slice(0, 1500)} Shared.`;
+    const before = stats().streamedBytes;
+    const [a, b] = await Promise.all([speech(input, 'mp3', 'fable'), speech(input, 'mp3', 'fable')]);
+    const [bytesA, bytesB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
+    expect(sha(new Uint8Array(bytesB))).toBe(sha(new Uint8Array(bytesA)));
+    expect(stats().streamedBytes - before).toBe(bytesA.byteLength);
+  });
+
   it('streamed, cached and whole renders are the same bytes', async () => {
     const input = 'Streams and caches must agree, byte for byte.';
     for (const format of ['mp3', 'pcm'] as const) {

@@ -15,7 +15,8 @@ import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { loadMp3Encoder } from './mp3.js';
 import { planSpeech } from './plan.js';
-import { SpeechStream, encodedByteLength, renderBytes } from './stream.js';
+import { RenderJob, SpeechStream } from './render-job.js';
+import { encodedByteLength, renderBytes } from './stream.js';
 import type { AudioFormat, SynthesisRequest } from './types.js';
 import { getVoiceProfile, normalizeVoice } from './voice.js';
 
@@ -47,8 +48,8 @@ export interface RenderedAudio {
 
 /**
  * Speech about to be sent: what is known before the first byte (from the plan), and the body. A cached request's
- * body is its bytes ({@link ChunkedBody}); otherwise a {@link SpeechStream} that renders as it is pulled and
- * enters the cache once it was pulled to the end.
+ * body is its bytes ({@link ChunkedBody}); otherwise a {@link SpeechStream} that, once read, joins the render of
+ * that audio (one in flight for an identical request, or a new one), which enters the cache when complete.
  */
 export interface OpenedAudio {
   /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
@@ -95,8 +96,9 @@ export interface AudioRendererStats {
 /** A caching speech renderer; see {@link createAudioRenderer}. */
 export interface AudioRenderer {
   /**
-   * Opens a request for sending: the cached bytes, or a stream that renders as it is pulled (and is cached once
-   * complete). Cheap: it only plans. The bytes equal {@link render}'s for the same request.
+   * Opens a request for sending: the cached bytes, or a stream of its render (shared with identical requests in
+   * flight, cached once complete). Cheap: it only plans; rendering starts when the body is read. The bytes equal
+   * {@link render}'s for the same request.
    *
    * @throws RangeError if `speed` is not a finite number in [0.25, 4].
    * @throws TypeError if `format` is not `pcm` or `mp3`.
@@ -152,6 +154,8 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   let misses = 0;
   let renderMs = 0;
   let streamedBytes = 0;
+  /** Renders being made, by cache key: a request for the same audio meanwhile reads the same render. */
+  const inFlight = new Map<string, RenderJob>();
 
   const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
     Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
@@ -167,16 +171,29 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       }
       misses++;
       const plan = planSpeech(req);
-      const body = new SpeechStream(plan, getVoiceProfile(req.voice), req.format, {
-        piece: (bytes) => void (streamedBytes += bytes.byteLength),
-        complete: (bytes) => cache.set(key, rendered(req, plan.sampleCount, bytes)),
-      });
+      const byteLength = encodedByteLength(req.format, plan.sampleCount);
+      const voice = getVoiceProfile(req.voice);
+      const join = (): RenderJob | ChunkedBody => {
+        const finished = cache.get(key);
+        if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
+        const running = inFlight.get(key);
+        if (running?.joinable) return running;
+        const job = new RenderJob(plan, voice, req.format, byteLength, {
+          piece: (bytes) => void (streamedBytes += bytes.byteLength),
+          complete: (bytes) => cache.set(key, rendered(req, plan.sampleCount, bytes)),
+          settled: () => {
+            if (inFlight.get(key) === job) inFlight.delete(key);
+          },
+        });
+        inFlight.set(key, job);
+        return job;
+      };
       return {
         contentType: CONTENT_TYPES[req.format],
-        durationMs: body.durationMs,
+        durationMs: samplesToMs(plan.sampleCount),
         sampleCount: plan.sampleCount,
-        byteLength: encodedByteLength(req.format, plan.sampleCount),
-        body,
+        byteLength,
+        body: new SpeechStream(byteLength, samplesToMs(plan.sampleCount), join),
       };
     },
     render(req) {

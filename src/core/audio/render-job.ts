@@ -1,0 +1,177 @@
+/**
+ * One render of one speech request, shared by every response that asks for the same audio while it is being
+ * made, and run at its own pace (half a second of audio per piece, a macrotask between pieces) rather than its
+ * slowest reader's: so a client that reads slowly holds bytes, not an encoder, and concurrent identical requests
+ * encode once.
+ *
+ * Bounds: at most {@link MAX_CONCURRENT_MP3_RENDERS} MP3 renders encode at once (each LAME state takes about
+ * 1.9 MB of WebAssembly memory, which never shrinks back); the others wait their turn. A render whose readers have
+ * all gone away stops.
+ *
+ * @module
+ */
+import type { SizedBody } from '../body.js';
+import { yieldToEventLoop } from '../event-loop.js';
+import { loadMp3Encoder } from './mp3.js';
+import { byteChunks, concatBytes } from './stream.js';
+import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
+
+/** How many MP3 renders may hold a LAME encoder at once. */
+export const MAX_CONCURRENT_MP3_RENDERS = 4;
+
+/** A counting semaphore: at most `size` holders at once, the others queued in arrival order. */
+class Slots {
+  #free: number;
+  readonly #queue: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  /** Resolves when a slot is held; call the returned function once to give it back. */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#queue.push(resolve));
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const next = this.#queue.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}
+
+/** The process's MP3 encoder slots (one WebAssembly instance serves every gateway of the process). */
+const mp3Slots = new Slots(MAX_CONCURRENT_MP3_RENDERS);
+
+/** What a {@link RenderJob} reports. */
+export interface RenderJobHooks {
+  /** Each piece as it is rendered. */
+  piece(bytes: Uint8Array): void;
+  /** Once, with the whole body, when the last piece is rendered. */
+  complete(bytes: Uint8Array): void;
+  /** Once, when the job ends: completed, failed or stopped (to forget it as in flight). */
+  settled(): void;
+}
+
+/**
+ * The render of one plan in one format. It starts with its first reader, renders every piece into memory (the
+ * pieces concatenated are exactly `renderBytes`'), and stops if all its readers stop reading before the end.
+ */
+export class RenderJob {
+  readonly #pieces: Uint8Array[] = [];
+  readonly #waiting: (() => void)[] = [];
+  #state: 'idle' | 'running' | 'done' | 'stopped' | 'failed' = 'idle';
+  #error: unknown;
+  #readers = 0;
+
+  /**
+   * @param plan the timeline (samples at 24,000 Hz).
+   * @param voice the voice to render it with.
+   * @param format `pcm` or `mp3`.
+   * @param byteLength the body's final length, bytes.
+   * @param hooks see {@link RenderJobHooks}.
+   */
+  constructor(
+    private readonly plan: SpeechPlan,
+    private readonly voice: VoiceProfile,
+    private readonly format: AudioFormat,
+    private readonly byteLength: number,
+    private readonly hooks: RenderJobHooks,
+  ) {}
+
+  /** Whether a new reader may still join (the job has not stopped or failed). */
+  get joinable(): boolean {
+    return this.#state === 'idle' || this.#state === 'running' || this.#state === 'done';
+  }
+
+  /**
+   * A reader of the whole body from its first byte. Stopping it early (`return()`) stops the job when no other
+   * reader is left.
+   *
+   * @throws (from `next()`) the render's error, if it failed.
+   */
+  async *read(): AsyncGenerator<Uint8Array> {
+    this.#readers++;
+    let finished = false;
+    try {
+      if (this.#state === 'idle') void this.#run();
+      for (let index = 0; ; index++) {
+        while (index >= this.#pieces.length) {
+          if (this.#state === 'done') {
+            finished = true;
+            return;
+          }
+          if (this.#state === 'failed') throw this.#error;
+          if (this.#state === 'stopped') throw new Error('speech render stopped');
+          await new Promise<void>((resolve) => this.#waiting.push(resolve));
+        }
+        yield this.#pieces[index]!;
+      }
+    } finally {
+      this.#readers--;
+      if (!finished && this.#readers === 0 && this.#state === 'running') this.#state = 'stopped';
+    }
+  }
+
+  #wake(): void {
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+
+  async #run(): Promise<void> {
+    this.#state = 'running';
+    let release: (() => void) | undefined;
+    let chunks: Generator<Uint8Array> | undefined;
+    try {
+      if (this.format === 'mp3') {
+        await loadMp3Encoder();
+        release = await mp3Slots.acquire();
+      }
+      chunks = byteChunks(this.plan, this.voice, this.format);
+      for (let first = true; ; first = false) {
+        if (!first) await yieldToEventLoop();
+        if (this.#state !== 'running') return;
+        const next = chunks.next();
+        if (next.done) break;
+        this.#pieces.push(next.value);
+        this.hooks.piece(next.value);
+        this.#wake();
+      }
+      this.#state = 'done';
+      this.hooks.complete(concatBytes(this.#pieces, this.byteLength));
+    } catch (error) {
+      this.#state = 'failed';
+      this.#error = error;
+    } finally {
+      chunks?.return(undefined);
+      release?.();
+      this.hooks.settled();
+      this.#wake();
+    }
+  }
+}
+
+/**
+ * A response body of speech: iterating it joins the render of its request (the cached bytes if one finished
+ * meanwhile, one already in flight for the same audio, or a new one) and reads it from the first byte. Its final
+ * length and duration are known before the first byte, from the plan.
+ */
+export class SpeechStream implements SizedBody {
+  /**
+   * @param byteLength the final length, bytes.
+   * @param durationMs the audio's duration, ms.
+   * @param join gives what to read when reading starts: a render job, or the finished bytes.
+   */
+  constructor(
+    readonly byteLength: number,
+    readonly durationMs: number,
+    private readonly join: () => RenderJob | AsyncIterable<Uint8Array>,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    const source = this.join();
+    yield* source instanceof RenderJob ? source.read() : source;
+  }
+}
