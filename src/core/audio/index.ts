@@ -107,7 +107,8 @@ export interface AudioRenderer {
   /**
    * Renders (or returns the cached rendering of) a request, whole. Identical requests
    * (same input, voice (case-insensitive), speed, seed and format) return the
-   * same object. For MP3 the encoder must be loaded first (`await loadMp3Encoder()`).
+   * same object. For MP3 the encoder must be loaded first (`await warmUp()`; after about a thousand MP3 renders
+   * an idle encoder instance is renewed, and must be loaded again).
    *
    * @throws RangeError if `speed` is not a finite number in [0.25, 4].
    * @throws TypeError if `format` is not `pcm` or `mp3`.

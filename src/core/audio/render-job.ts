@@ -12,7 +12,7 @@
  */
 import type { SizedBody } from '../body.js';
 import { yieldToEventLoop } from '../event-loop.js';
-import { loadMp3Encoder } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderReady } from './mp3.js';
 import { byteChunks, concatBytes } from './stream.js';
 import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
 
@@ -126,8 +126,10 @@ export class RenderJob {
     let chunks: Generator<Uint8Array> | undefined;
     try {
       if (this.format === 'mp3') {
-        await loadMp3Encoder();
         release = await mp3Slots.acquire();
+        // Checked right before the first piece opens the encoder, with no await between: an idle instance may
+        // have been recycled meanwhile (mp3-wasm.ts), and then it loads again.
+        while (!mp3EncoderReady()) await loadMp3Encoder();
       }
       chunks = byteChunks(this.plan, this.voice, this.format);
       for (let first = true; ; first = false) {
