@@ -1,6 +1,6 @@
 /**
  * The baseline of the cold-MP3 goals: a bare `node:http` server (child process of bench/run.ts, 127.0.0.1, free
- * port) that answers `POST /api/v1/audio/speech` as mockrouter did before issue 9: plan and synthesize the whole
+ * port) that answers `POST /api/v1/audio/speech` as mockrouter did before speech was streamed (commit 944c904): plan and synthesize the whole
  * input with the project's own functions (`synthesizeSamples` from `dist/`, seed 1 like the bench's mock), encode
  * it whole with `@breezystack/lamejs` (64 kbps CBR, 1,152 samples per `encodeBuffer` call) and put the Info/LAME
  * tag frame in front (delay and padding, music CRC), as `git show 944c904:src/core/audio/mp3.ts` did; then send it

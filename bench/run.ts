@@ -10,7 +10,7 @@
  * 3. in-process cost: msw `setupServer` with mockrouter's handlers vs a trivial msw handler (inprocess.ts);
  * 4. CLI start: spawn to the ready line;
  * 5. resident memory of the CLI server after 100,000 mixed requests;
- * 7. speech over HTTP (issue 9): cold MP3 against a lamejs baseline, a long MP3's first byte, health and model
+ * 7. speech over HTTP: cold MP3 against a lamejs baseline, a long MP3's first byte, health and model
  *    lookups during a long render, the first MP3 of a fresh process (speech.ts, speech-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see

@@ -6,7 +6,7 @@
 import { heading, median, ms, ratio, table, times } from './report.js';
 import { LONG_CHARS, REAL_TIME_CHARS, type SpeechResult, type Timed } from './speech.js';
 
-/** The speech goals of issue 9 (bench/README.md, "Goals"). */
+/** The streamed-speech goals (bench/README.md, "Goals"). */
 export const SPEECH_GOALS = { realTime: 200, overLamejs: 3, firstByteMs: 30, longTotalMs: 1500, probeP99Ms: 30, firstMp3Ms: 150 } as const;
 
 /** Seconds of audio per second of wall time over all of `ts` (sum over sum). */
@@ -27,7 +27,7 @@ export function speechSection(s: SpeechResult, out: string[]): void {
   const mock = realTimeOf(rt.mock);
   out.push(
     '',
-    heading('7. Speech over HTTP (issue 9)'),
+    heading('7. Speech over HTTP'),
     `a) Cold MP3, distinct ${REAL_TIME_CHARS}-character inputs (${(rt.mock[0]?.audioMs ?? 0) / 1000} s of audio each), one at a time, a fresh connection each,`,
     `request to last byte. mockrouter (the CLI, --seed 1) against bench/lamejs-server.ts (the old way: synthesize whole with`,
     `dist/'s synthesizeSamples, encode whole with @breezystack/lamejs, Info tag in front; bare node:http, no routing), the`,

@@ -1,5 +1,5 @@
 /**
- * The speech goals of issue 9, over HTTP against the standalone server, each beside its baseline in the same run:
+ * The streamed-speech goals (bench/README.md, "Goals"), over HTTP against the standalone server, each beside its baseline in the same run:
  *
  * 1. cold MP3 real-time factor: distinct 10 s inputs one at a time, mockrouter against bench/lamejs-server.ts
  *    (the old implementation: whole render, lamejs), alternating request by request;
