@@ -13,7 +13,7 @@
 import type { SizedBody } from '../body.js';
 import { yieldToEventLoop } from '../event-loop.js';
 import { loadMp3Encoder, mp3EncoderReady } from './mp3.js';
-import { byteChunks, concatBytes } from './stream.js';
+import { BodyAssembler, byteChunks } from './stream.js';
 import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
 
 /** How many MP3 renders may hold a LAME encoder at once. */
@@ -131,18 +131,21 @@ export class RenderJob {
         // have been recycled meanwhile (mp3-wasm.ts), and then it loads again.
         while (!mp3EncoderReady()) await loadMp3Encoder();
       }
-      chunks = byteChunks(this.plan, this.voice, this.format);
+      const body = new BodyAssembler(this.byteLength);
+      chunks = byteChunks(this.plan, this.voice, this.format, body.bytes);
       for (let first = true; ; first = false) {
         if (!first) await yieldToEventLoop();
         if (this.#state !== 'running') return;
         const next = chunks.next();
         if (next.done) break;
-        this.#pieces.push(next.value);
-        this.hooks.piece(next.value);
+        const piece = body.add(next.value);
+        this.#pieces.push(piece);
+        this.hooks.piece(piece);
         this.#wake();
       }
+      if (!body.full) throw new Error('speech render ended short of its length');
       this.#state = 'done';
-      this.hooks.complete(concatBytes(this.#pieces, this.byteLength));
+      this.hooks.complete(body.bytes);
     } catch (error) {
       this.#state = 'failed';
       this.#error = error;

@@ -22,11 +22,14 @@ export function encodedByteLength(format: AudioFormat, sampleCount: number): num
  * complete). Synchronous; for MP3 the encoder must be loaded (`loadMp3Encoder`). Stopping the generator early
  * (`return()`) releases the MP3 encoder.
  *
+ * @param output - for PCM, a zeroed buffer of the final length to synthesize into: the pieces are then views of
+ *   it, in place (on little-endian hosts), so the whole body is there at the end without a copy.
  * @throws Error for MP3 when the encoder is not loaded.
  */
-export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat): Generator<Uint8Array> {
+export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat, output?: Uint8Array): Generator<Uint8Array> {
   if (format === 'pcm') {
-    for (const samples of sampleChunks(plan, voice)) yield encodePcm(samples);
+    const into = output && output.byteOffset % 2 === 0 ? new Int16Array(output.buffer, output.byteOffset, plan.sampleCount) : undefined;
+    for (const samples of sampleChunks(plan, voice, undefined, into)) yield encodePcm(samples);
     return;
   }
   const mp3 = createMp3Stream(plan.sampleCount);
@@ -42,15 +45,40 @@ export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: Audio
   }
 }
 
-/** Concatenates byte pieces into one buffer of `total` bytes. */
-export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    out.set(piece, offset);
-    offset += piece.byteLength;
+/**
+ * Gathers pieces into one buffer of the body's final length, as they come: a piece already in place (a view of
+ * the buffer at the right offset) is not copied.
+ */
+export class BodyAssembler {
+  /** The whole body, filled as pieces are added. */
+  readonly bytes: Uint8Array;
+  #offset = 0;
+
+  /** @param byteLength the final length, bytes. */
+  constructor(byteLength: number) {
+    this.bytes = new Uint8Array(byteLength);
   }
-  return out;
+
+  /** Whether every byte of the final length has been added. */
+  get full(): boolean {
+    return this.#offset === this.bytes.byteLength;
+  }
+
+  /**
+   * Adds the next piece.
+   *
+   * @returns the piece as a view of {@link bytes}.
+   * @throws RangeError if the pieces would exceed the final length.
+   */
+  add(piece: Uint8Array): Uint8Array {
+    const end = this.#offset + piece.byteLength;
+    if (end > this.bytes.byteLength) throw new RangeError(`speech body over its length of ${this.bytes.byteLength} bytes`);
+    const inPlace = piece.buffer === this.bytes.buffer && piece.byteOffset === this.bytes.byteOffset + this.#offset;
+    if (!inPlace) this.bytes.set(piece, this.#offset);
+    const view = this.bytes.subarray(this.#offset, end);
+    this.#offset = end;
+    return view;
+  }
 }
 
 /**
@@ -59,5 +87,8 @@ export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8
  * @throws Error for MP3 when the encoder is not loaded.
  */
 export function renderBytes(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat): Uint8Array {
-  return concatBytes([...byteChunks(plan, voice, format)], encodedByteLength(format, plan.sampleCount));
+  const body = new BodyAssembler(encodedByteLength(format, plan.sampleCount));
+  for (const piece of byteChunks(plan, voice, format, body.bytes)) body.add(piece);
+  if (!body.full) throw new Error('speech render ended short of its length');
+  return body.bytes;
 }

@@ -65,9 +65,11 @@ export const CHUNK_SAMPLES = 12_000;
  * @param plan - timeline from {@link planSpeech}.
  * @param voice - from {@link getVoiceProfile}.
  * @param targetSamples - the chunk length to aim for, in samples (at least 1); default {@link CHUNK_SAMPLES}.
+ * @param into - a zeroed buffer of at least `plan.sampleCount` samples to render into (each chunk is then a view of
+ *   it, so the whole render ends up there without a copy); default: a new buffer per chunk.
  * @returns a generator of non-empty chunks covering `[0, plan.sampleCount)` in order.
  */
-export function* sampleChunks(plan: SpeechPlan, voice: VoiceProfile, targetSamples: number = CHUNK_SAMPLES): Generator<Int16Array> {
+export function* sampleChunks(plan: SpeechPlan, voice: VoiceProfile, targetSamples: number = CHUNK_SAMPLES, into?: Int16Array): Generator<Int16Array> {
   const { bursts, sampleCount } = plan;
   const step = Math.max(1, Math.floor(targetSamples));
   let from = 0;
@@ -81,7 +83,7 @@ export function* sampleChunks(plan: SpeechPlan, voice: VoiceProfile, targetSampl
       to = Math.min(sampleCount, Math.max(to, burst.start + burst.length));
       last++;
     }
-    const out = new Int16Array(to - from);
+    const out = into ? into.subarray(from, to) : new Int16Array(to - from);
     for (let k = next; k < last; k++) renderBurst(out, from, bursts[k]!, voice);
     yield out;
     from = to;
