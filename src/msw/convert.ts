@@ -6,6 +6,7 @@
  */
 import { HttpResponse, delay } from 'msw';
 import { ChunkedBody, isStreamed } from '../core/body.js';
+import { yieldToEventLoop } from '../core/event-loop.js';
 import type { CoreBody, CoreRequest, CoreResponse } from '../core/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
@@ -24,11 +25,6 @@ export async function toCoreRequest(request: Request): Promise<CoreRequest> {
     body: hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined,
   };
 }
-
-/**
- * The real `setImmediate`, captured at load so fake timers installed later (vitest) cannot stall a cut stream.
- */
-const realSetImmediate: (callback: () => void) => unknown = globalThis.setImmediate.bind(globalThis);
 
 function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
@@ -49,7 +45,7 @@ function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: A
         // A cut stream (scenario `audio.truncate`): the client sees the body fail mid-way. Erroring a stream
         // discards chunks still queued downstream (msw copies the body through its own streams), so let the
         // queued bytes reach the client first: one macrotask is enough.
-        await new Promise<void>((resolve) => realSetImmediate(resolve));
+        await yieldToEventLoop();
         controller.error(error);
         onDone();
       }
@@ -78,6 +74,16 @@ function toBodyInit(body: CoreBody | null, onDone: () => void, signal: AbortSign
 
 const noop = () => {};
 
+/** `fn`, run at most once however often it is called (a stream can end and then see its request aborted). */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
 /**
  * Turns a {@link CoreResponse} into msw's `HttpResponse`: waits `delayMs` with msw's `delay` (so it follows
  * fake timers), answers `HttpResponse.error()` for a reset, and streams async bodies as a `ReadableStream`.
@@ -87,7 +93,7 @@ const noop = () => {};
  */
 export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal, head = false): Promise<Response> {
   if (result.delayMs) await delay(result.delayMs);
-  const onDone = result.onDone ?? noop;
+  const onDone = once(result.onDone ?? noop);
   if (result.reset) {
     onDone();
     return HttpResponse.error();

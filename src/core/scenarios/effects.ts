@@ -69,19 +69,21 @@ async function* paced(source: SizedBody, chunkCount: number, intervalMs: number,
   const end = cutAt ?? total;
   const size = Math.max(1, Math.ceil(total / chunkCount));
   const iterator = source[Symbol.asyncIterator]();
-  let pending: Uint8Array = new Uint8Array(0);
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let sent = 0;
   try {
     while (sent < end) {
       const want = Math.min(size, end - sent);
-      while (pending.byteLength < want) {
+      while (pendingBytes < want) {
         const next = await iterator.next();
         if (next.done) break;
-        pending = pending.byteLength === 0 ? next.value : joined(pending, next.value);
+        pending.push(next.value);
+        pendingBytes += next.value.byteLength;
       }
-      if (pending.byteLength === 0) break;
-      const chunk = pending.subarray(0, Math.min(want, pending.byteLength));
-      pending = pending.subarray(chunk.byteLength);
+      if (pendingBytes === 0) break;
+      const chunk = take(pending, Math.min(want, pendingBytes));
+      pendingBytes -= chunk.byteLength;
       if (sent > 0 && intervalMs > 0) await sleep(intervalMs);
       sent += chunk.byteLength;
       yield chunk;
@@ -92,10 +94,27 @@ async function* paced(source: SizedBody, chunkCount: number, intervalMs: number,
   if (cutAt !== undefined) throw new StreamCut(`audio cut after ${cutAt} of ${total} bytes`);
 }
 
-function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
+/**
+ * Removes the first `count` bytes from the queue `pieces` (which holds at least that many) and returns them: a view
+ * when they lie in the first piece, else one copy of exactly `count` bytes (each byte is copied at most once).
+ */
+function take(pieces: Uint8Array[], count: number): Uint8Array {
+  const head = pieces[0]!;
+  if (head.byteLength >= count) {
+    if (head.byteLength === count) pieces.shift();
+    else pieces[0] = head.subarray(count);
+    return head.subarray(0, count);
+  }
+  const out = new Uint8Array(count);
+  let filled = 0;
+  while (filled < count) {
+    const piece = pieces[0]!;
+    const n = Math.min(piece.byteLength, count - filled);
+    out.set(piece.subarray(0, n), filled);
+    filled += n;
+    if (n === piece.byteLength) pieces.shift();
+    else pieces[0] = piece.subarray(n);
+  }
   return out;
 }
 
