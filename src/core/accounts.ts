@@ -1,9 +1,10 @@
 /**
- * API keys as the gateway knows them: which keys exist, their credit balance (USD), their user id and their
- * rate limits (`docs/behaviour.md`, "Keys and credits"; the 401 and 402 envelopes of every operation).
+ * API keys as the gateway knows them: which keys exist, their credit balance (USD), their user id, their rate
+ * limits and what they spent (`docs/behaviour.md`, "Keys and credits"; the 401 and 402 envelopes of every
+ * operation, and the operations `getCurrentKey` and `getCredits`).
  *
- * Without a keys file every non-empty key is valid with unlimited credit and no per-key limit; the `:free`
- * per-model limit always applies.
+ * Without a keys file every non-empty key is valid with unlimited credit and no per-key limit, and its spending
+ * still counts; the `:free` per-model limit always applies.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { TRAFFIC_BOUND, boundedMap } from './bounded-map.js';
 import { z } from 'zod';
 import { bearerKey } from './auth.js';
 import { readConfigFile, validateConfig, ConfigFileError } from './config-file.js';
+import { DailyLedger } from './daily-ledger.js';
 import { GatewayError } from './errors.js';
 import { userIdFor } from './ids.js';
 import { FREE_MODEL_LIMIT, RateLimitSchema, RateLimiter, type RateLimit } from './rate-limit.js';
@@ -28,6 +30,8 @@ const KeyEntrySchema = z.strictObject({
   credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
   user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
   rate_limit: RateLimitSchema.optional().describe('Per-key limit over all operations.'),
+  management: z.boolean().optional().describe('A management key: it may read GET /credits (default false).'),
+  free_tier: z.boolean().optional().describe('GET /key reports is_free_tier: true (default false).'),
 });
 
 /** A keys file: `{"keys": [{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}]}`. */
@@ -48,9 +52,31 @@ export type KeysOption = string | readonly (string | KeyEntry)[] | { keys: reado
 export interface Account {
   readonly key: string;
   readonly userId: string;
-  /** Balance in USD, or `null` for unlimited. */
+  /** The key's credit limit from the keys file, USD, or `null` for unlimited. */
+  readonly limit: number | null;
+  /** Balance in USD (`limit` minus what was spent), or `null` for unlimited. */
   credits: number | null;
   readonly rateLimit: RateLimit | undefined;
+  /** Whether the key is a management key (keys file `management: true`). */
+  readonly management: boolean;
+  /** Whether `GET /key` calls it a free-tier key (keys file `free_tier: true`). */
+  readonly freeTier: boolean;
+  /** What the key spent, USD: the `total_cost` of each paid call, at the simulator's time of the call. */
+  readonly usage: DailyLedger;
+  /** The key's `:free` variant requests, counted at the simulator's time of each. */
+  readonly freeRequests: DailyLedger;
+}
+
+/**
+ * `total_credits` reported by `GET /credits` for a key without a credit limit, USD: such keys never run out, and
+ * the gateway's field is a number, so the simulator states a round figure.
+ */
+export const UNLIMITED_TOTAL_CREDITS_USD = 1000;
+
+/** The totals `GET /credits` reports for a user, USD. */
+export interface CreditTotals {
+  total_credits: number;
+  total_usage: number;
 }
 
 /** Bound of the accounts kept (keys seen); the least recently used goes first past it, its spending forgotten. */
@@ -66,6 +92,33 @@ export function loadKeys(option: KeysOption): KeyEntryOutput[] {
   const list = Array.isArray(option) ? option : (option as { keys: readonly KeyEntry[] }).keys;
   const entries = list.map((entry) => (typeof entry === 'string' ? { key: entry } : entry));
   return validateConfig('keys option', { keys: entries }, KeysFileSchema, KeysError).keys;
+}
+
+/**
+ * A key as `GET /key` labels it: its start (up to 12 characters, at most a third of the key) and, for keys of 12
+ * characters or more, its last three, around `...`; never the whole key (`sk-or-v1-au7...890`; operation
+ * `getCurrentKey`).
+ */
+export function keyLabel(key: string): string {
+  const chars = [...key];
+  const tail = chars.length >= 12 ? chars.slice(-3).join('') : '';
+  return `${chars.slice(0, Math.min(12, Math.floor(chars.length / 3))).join('')}...${tail}`;
+}
+
+/** A fresh account for a key entry. */
+function accountOf(entry: Pick<KeyEntryOutput, 'key'> & Partial<KeyEntryOutput>): Account {
+  const limit = entry.credits ?? null;
+  return {
+    key: entry.key,
+    userId: entry.user_id ?? userIdFor(`key:${entry.key}`),
+    limit,
+    credits: limit,
+    rateLimit: entry.rate_limit,
+    management: entry.management ?? false,
+    freeTier: entry.free_tier ?? false,
+    usage: new DailyLedger(),
+    freeRequests: new DailyLedger(),
+  };
 }
 
 /** The keys, balances and rate-limit windows of one gateway. */
@@ -92,9 +145,31 @@ export class Accounts {
     if (account) return account;
     const entry = this.#entries ? this.#entries.get(key) : { key };
     if (!entry) throw new GatewayError(401, { message: 'User not found.' });
-    account = { key, userId: entry.user_id ?? userIdFor(`key:${key}`), credits: entry.credits ?? null, rateLimit: entry.rate_limit };
+    account = accountOf(entry);
     this.#accounts.set(key, account);
     return account;
+  }
+
+  /** Whether a keys file lists the valid keys (otherwise any key is accepted). */
+  get configured(): boolean {
+    return this.#entries !== undefined;
+  }
+
+  /**
+   * The credits and spending of the user that owns `account`, over every key of the keys file with the same
+   * `user_id` (without a keys file: the key alone). A key without a limit counts as
+   * {@link UNLIMITED_TOTAL_CREDITS_USD}; the spending of a key not used since the last reset is 0.
+   */
+  userTotals(account: Account): CreditTotals {
+    const entries = this.#entries ? [...this.#entries.values()].filter((e) => (e.user_id ?? userIdFor(`key:${e.key}`)) === account.userId) : [{ key: account.key, credits: account.limit ?? undefined }];
+    let credits = 0;
+    let usage = 0;
+    for (const entry of entries) {
+      credits = roundUsd(credits + (entry.credits ?? UNLIMITED_TOTAL_CREDITS_USD));
+      const live = entry.key === account.key ? account : this.#accounts.get(entry.key);
+      usage = roundUsd(usage + (live?.usage.total ?? 0));
+    }
+    return { total_credits: credits, total_usage: usage };
   }
 
   /** Applies the key's own rate limit, if it has one (see {@link RateLimiter.consume}). */
@@ -102,21 +177,29 @@ export class Accounts {
     if (account.rateLimit) this.#limits.consume(`key\u0000${account.key}`, account.rateLimit, nowMs);
   }
 
-  /** Applies the `:free` variant limit of `modelId` for this key, {@link FREE_MODEL_LIMIT} (20 requests a minute). */
+  /**
+   * Applies the `:free` variant limit of `modelId` for this key, {@link FREE_MODEL_LIMIT} (20 requests a minute),
+   * and counts the request in `account.freeRequests` when it passes.
+   */
   consumeFreeModelLimit(account: Account, modelId: string, nowMs: number): void {
     this.#limits.consume(`free\u0000${account.key}\u0000${modelId}`, FREE_MODEL_LIMIT, nowMs);
+    account.freeRequests.add(1, nowMs);
   }
 
   /**
-   * Deducts `costUsd` from the key's balance.
+   * Deducts `costUsd` from the key's balance and adds it to the key's usage at `nowMs` (epoch ms; unlimited keys
+   * count usage too).
    *
    * @throws {GatewayError} 402 `Insufficient credits. Add more using https://openrouter.ai/credits` with the
-   *   key's `user_id` when the balance is below the cost (nothing is deducted then).
+   *   key's `user_id` when the balance is below the cost (nothing is deducted or counted then).
    */
-  charge(account: Account, costUsd: number): void {
-    if (account.credits === null || costUsd <= 0) return;
-    if (account.credits + 1e-12 < costUsd) throw new GatewayError(402, { userId: account.userId });
-    account.credits = Math.max(0, roundUsd(account.credits - costUsd));
+  charge(account: Account, costUsd: number, nowMs: number): void {
+    if (costUsd <= 0) return;
+    if (account.credits !== null) {
+      if (account.credits + 1e-12 < costUsd) throw new GatewayError(402, { userId: account.userId });
+      account.credits = Math.max(0, roundUsd(account.credits - costUsd));
+    }
+    account.usage.add(costUsd, nowMs);
   }
 
   /** Restores every balance and clears every rate-limit window. */

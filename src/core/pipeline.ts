@@ -56,7 +56,9 @@ function route(request: CoreRequest): RouteMatch {
 
 /** What scenario rules match on; the speech body is parsed only when a rule asks for it. */
 function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
-  if (match.operation === 'model') return { operation: 'model', model: modelIdOf(match.params.author ?? '', match.params.slug ?? '') };
+  if (match.operation === 'model' || match.operation === 'endpoints') {
+    return { operation: match.operation, model: modelIdOf(match.params.author ?? '', match.params.slug ?? '') };
+  }
   return {
     operation: match.operation,
     speechBody: () => {

@@ -4,13 +4,20 @@
  * alike.
  *
  * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `getModel`
- * (`GET /model/{author}/{slug}`) and `getGeneration` (`GET /generation?id=`).
+ * (`GET /model/{author}/{slug}`) and `getGeneration` (`GET /generation?id=`), and the discovery and account reads
+ * `getModels` (`GET /models`), `listModelsCount` (`GET /models/count`), `listEndpoints`
+ * (`GET /models/{author}/{slug}/endpoints`), `getCurrentKey` (`GET /key`) and `getCredits` (`GET /credits`).
  *
  * @module
  */
 
-/** The operations the simulator answers, by the name the journal and scenario rules use. */
-export const OPERATIONS = ['speech', 'model', 'generation'] as const;
+/**
+ * The operations the simulator answers, by the name the journal and scenario rules (`match.operation`) use:
+ * `speech` (`createAudioSpeech`), `model` (`getModel`), `generation` (`getGeneration`), `models` (`getModels`),
+ * `models-count` (`listModelsCount`), `endpoints` (`listEndpoints`), `key` (`getCurrentKey`) and `credits`
+ * (`getCredits`).
+ */
+export const OPERATIONS = ['speech', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits'] as const;
 
 /** One operation the simulator answers. */
 export type Operation = (typeof OPERATIONS)[number];
@@ -33,6 +40,11 @@ export const ROUTES: readonly Route[] = [
   { operation: 'speech', operationId: 'createAudioSpeech', method: 'POST', path: '/audio/speech' },
   { operation: 'model', operationId: 'getModel', method: 'GET', path: '/model/{author}/{slug}' },
   { operation: 'generation', operationId: 'getGeneration', method: 'GET', path: '/generation' },
+  { operation: 'models', operationId: 'getModels', method: 'GET', path: '/models' },
+  { operation: 'models-count', operationId: 'listModelsCount', method: 'GET', path: '/models/count' },
+  { operation: 'endpoints', operationId: 'listEndpoints', method: 'GET', path: '/models/{author}/{slug}/endpoints' },
+  { operation: 'key', operationId: 'getCurrentKey', method: 'GET', path: '/key' },
+  { operation: 'credits', operationId: 'getCredits', method: 'GET', path: '/credits' },
 ];
 
 /** A matched route with its path parameters (raw, still percent-encoded). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { boundedMap } from '../bounded-map.js';
-import type { Alias, Fixtures, ModelRecord, SpeechModelInfo } from '../fixtures/schema.js';
+import type { Alias, Fixtures, ModelRecord, ProviderEntry, SpeechModelInfo } from '../fixtures/schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 
@@ -63,6 +63,14 @@ export interface Catalog {
   speechModel(id: string): SpeechModelInfo | undefined;
   /** Ids of the base models, in file order (no variants, no aliases). */
   ids(): string[];
+  /** The base records, in file order (frozen; the list `getModels` filters). */
+  models(): readonly ModelRecord[];
+  /**
+   * The providers that serve the base model `baseId`, first = the one requests are routed to: its entry in the
+   * `providers` map of `models.json`, else one provider named by its speech entry or by the part of its `name`
+   * before `: ` (`OpenAI: GPT-4o` → `OpenAI`). Empty for an unknown id.
+   */
+  providers(baseId: string): readonly ProviderEntry[];
   /** The aliases, in file order. */
   aliases(): readonly Alias[];
 }
@@ -93,6 +101,11 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const aliases = new Map<string, Alias>();
   for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
   const aliasList = Object.freeze([...aliases.values()]);
+  const records = Object.freeze([...base.values()].map((e) => e.resolved.record));
+  const providers = new Map<string, readonly ProviderEntry[]>();
+  for (const [id, { resolved }] of base) {
+    providers.set(id, deepFreeze(structuredClone(fixtures.providers?.[id] ?? [defaultProvider(resolved.record, resolved.speech)])));
+  }
   const derived = cacheSize > 0 ? boundedMap<string, Entry>(cacheSize) : undefined;
 
   function lookup(id: string): Entry | undefined {
@@ -127,6 +140,8 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
     body: (id) => lookup(id)?.body,
     speechModel: (id) => lookup(id)?.resolved.speech ?? undefined,
     ids: () => [...base.keys()],
+    models: () => records,
+    providers: (baseId) => providers.get(baseId) ?? [],
     aliases: () => aliasList,
   };
 }
@@ -144,6 +159,13 @@ function aliasRecord(id: string, concrete: ModelRecord): ModelRecord {
     alias_target: { slug: concrete.id, name: concrete.name },
     links: { ...links, details: detailsLink(id) },
   };
+}
+
+/** The one provider of a model the fixtures give none for: its speech provider, or its author's display name. */
+function defaultProvider(record: ModelRecord, speech: SpeechModelInfo | null): ProviderEntry {
+  const colon = record.name.indexOf(': ');
+  const name = speech?.provider_name ?? (colon > 0 ? record.name.slice(0, colon) : record.id.split('/')[0]!);
+  return { provider_name: name, tag: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), quantization: 'unknown' };
 }
 
 function entry(resolved: ResolvedModel): Entry {

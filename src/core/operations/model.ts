@@ -25,6 +25,20 @@ export function modelIdOf(author: string, slug: string): string | undefined {
 }
 
 /**
+ * The model id of a route's `{author}/{slug}` parameters (see {@link modelIdOf}).
+ *
+ * @throws {GatewayError} 400 `Invalid model path: ...` for broken percent-encoding.
+ */
+export function modelIdOfPath(params: Readonly<Record<string, string>>): string {
+  const { author = '', slug = '' } = params;
+  const id = modelIdOf(author, slug);
+  if (id === undefined) {
+    throw new GatewayError(400, { message: `Invalid model path: "${author}/${slug}" is not valid percent-encoding` });
+  }
+  return id;
+}
+
+/**
  * Looks up one model. `author` and `slug` are the raw path segments; they are percent-decoded here
  * (the official SDK sends `gpt-4o%3Afree`). Variant suffixes and aliases resolve through the catalog.
  *
@@ -32,11 +46,7 @@ export function modelIdOf(author: string, slug: string): string | undefined {
  * @throws {GatewayError} 404 `Model <id> not found` for an unknown model; 400 for broken percent-encoding.
  */
 export function getModel({ ctx, params }: OperationCall): CoreResponse {
-  const { author = '', slug = '' } = params;
-  const id = modelIdOf(author, slug);
-  if (id === undefined) {
-    throw new GatewayError(400, { message: `Invalid model path: "${author}/${slug}" is not valid percent-encoding` });
-  }
+  const id = modelIdOfPath(params);
   const body = ctx.catalog.body(id);
   if (body === undefined) throw new GatewayError(404, { message: `Model ${id} not found` });
   return { status: 200, headers: { ...JSON_HEADERS }, body };

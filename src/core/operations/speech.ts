@@ -93,7 +93,7 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
     });
   }
   let speed = 1;
-  if (body.speed !== undefined && model.record.supported_parameters.includes('speed')) {
+  if (body.speed !== undefined && speech.supports_speed === true) {
     if (body.speed < SPEED_RANGE.min || body.speed > SPEED_RANGE.max) {
       throw new GatewayError(400, {
         message: `speed: must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${body.speed}`,
@@ -102,8 +102,9 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
     speed = body.speed;
   }
 
-  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, ctx.clock.now());
-  ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt));
+  const now = ctx.clock.now();
+  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, now);
+  ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
 
   const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
   const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });

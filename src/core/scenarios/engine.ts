@@ -7,6 +7,7 @@
 import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import { GatewayError } from '../errors.js';
 import { hash32, hashString } from '../prng.js';
+import { DEFAULT_RETRY_AFTER_S } from '../rate-limit.js';
 import type { Operation } from '../routes.js';
 import { parseScenario, type LoadedScenario } from './load.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
@@ -23,7 +24,7 @@ export const APPLIED_HEADER = 'X-Mock-Applied';
 /** The facts of a request that rules match on. `speechBody` is read only when a rule needs it. */
 export interface RequestFacts {
   operation: Operation;
-  /** For model lookups: the decoded model id. */
+  /** For model lookups and endpoint lists: the decoded model id. */
   model?: string | undefined;
   /** For speech: the parsed JSON body (or `undefined` when it is not an object). */
   speechBody?: () => Record<string, unknown> | undefined;
@@ -66,9 +67,21 @@ function matches(rule: Rule, facts: RequestFacts): boolean {
   return true;
 }
 
-/** A one-rule scenario answering with `status` (the `X-Mock-Status` header). */
+/**
+ * `Retry-After` of an `X-Mock-Status` answer by status, seconds: what the built-in scenarios `rate-limited`
+ * (`scenarios/rate-limited.yaml`) and `service-unavailable` (`scenarios/service-unavailable.yaml`) send, so a
+ * status header and the scenario answer alike (`test/scenarios-parity.test.ts` checks it).
+ */
+const STATUS_RETRY_AFTER_S: Readonly<Record<number, number>> = { 429: DEFAULT_RETRY_AFTER_S, 503: 30 };
+
+/**
+ * A one-rule scenario answering with `status` (the `X-Mock-Status` header); 429 and 503 carry `Retry-After`
+ * ({@link STATUS_RETRY_AFTER_S}), and a 429 the `X-RateLimit-*` headers (see `ruleResponse`).
+ */
 function statusScenario(status: number): Scenario {
-  return { name: 'x-mock-status', rules: [{ name: String(status), error: { status } }] };
+  const retryAfter = STATUS_RETRY_AFTER_S[status];
+  const headers = retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) };
+  return { name: 'x-mock-status', rules: [{ name: String(status), error: { status, ...(headers ? { headers } : {}) } }] };
 }
 
 /** What users of a gateway may read of its scenarios (`gateway.scenarios`); changes go through `useScenario`. */

@@ -30,7 +30,7 @@ export const speechModels: SpeechModel[] = fixtures.models
     voices: m.supported_voices ?? [],
     formats: fixtures.speech[m.id]!.response_formats,
     maxChars: fixtures.speech[m.id]!.max_input_chars,
-    speed: m.supported_parameters.includes('speed'),
+    speed: fixtures.speech[m.id]!.supports_speed === true,
   }));
 /** {@link speechModels} by id. */
 export const speechById = new Map(speechModels.map((m) => [m.id, m]));
