@@ -11,7 +11,9 @@ import {
   ModelResponse$inboundSchema,
   OutputModality,
   Parameter,
+  ProviderName,
   ProviderResponseProviderName,
+  Quantization,
   ReasoningEffort,
 } from '@openrouter/sdk/models';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -144,6 +146,30 @@ describe('models.json', () => {
   });
 });
 
+describe('models.json providers', () => {
+  const providers = fixtures.providers ?? {};
+
+  it('lists providers for every model, with names and quantizations of the OpenAPI document', () => {
+    expect(Object.keys(providers)).toEqual(fixtures.models.map((m) => m.id));
+    for (const [id, list] of Object.entries(providers)) {
+      expect(list.length, id).toBeGreaterThan(0);
+      expect(new Set(list.map((p) => p.tag)).size, `${id}: tags are unique`).toBe(list.length);
+      for (const p of list) {
+        expect(values(ProviderName).has(p.provider_name), `${id} ${p.provider_name}`).toBe(true);
+        expect(p.quantization === null || values(Quantization).has(p.quantization), `${id} ${p.quantization}`).toBe(true);
+      }
+    }
+  });
+
+  it("routes a speech model to its speech provider (first), and every generation record's provider serves its model", () => {
+    for (const [id, speech] of Object.entries(fixtures.speech)) expect(providers[id]?.[0]?.provider_name, id).toBe(speech.provider_name);
+    for (const g of fixtures.generations) {
+      const base = g.model.replace(/:[a-z]+$/, '');
+      expect(providers[base]?.map((p) => p.provider_name), `${g.id} ${g.model}`).toContain(g.provider_name);
+    }
+  });
+});
+
 describe('generations.json', () => {
   it('has ~10 records of several api types', () => {
     expect(fixtures.generations.length).toBeGreaterThanOrEqual(10);
@@ -250,6 +276,16 @@ describe('loadFixtures', () => {
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: aliases\[\d+\]\.target: expected the id of a model in models, got "x\/nowhere"$/);
     dir = tempDir({ models: (json) => { (json as unknown as { speech: Record<string, unknown> }).speech['hexgrad/kokoro-82m'] = undefined; } });
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: speech\["hexgrad\/kokoro-82m"\]: missing entry for speech model/);
+  });
+
+  it('checks the providers map: known model ids, the speech provider among them, known quantizations', () => {
+    type Providers = { providers: Record<string, { provider_name: string; tag: string; quantization: string | null }[]> };
+    let dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['x/nowhere'] = [{ provider_name: 'OpenAI', tag: 'openai', quantization: null }]; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: providers\["x\/nowhere"\]: expected the id of a model in models, got "x\/nowhere"$/);
+    dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['hexgrad/kokoro-82m'] = [{ provider_name: 'Together', tag: 'together', quantization: null }]; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/providers\["hexgrad\/kokoro-82m"\]: expected the speech provider "DeepInfra"/);
+    dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['openai/gpt-4o']![0]!.quantization = 'fp3'; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/providers\["openai\/gpt-4o"\]\[0\]\.quantization: /);
   });
 
   it('reports the first of several problems with a count of the others', () => {

@@ -240,6 +240,18 @@ function sortKey(sort: ModelQuery['sort'], record: ModelRecord, facts: ModelFact
   }
 }
 
+/** What {@link selectModels} selected: one page and how many models matched in all. */
+export interface ModelPage {
+  /** The page: the models from `offset`, at most `limit` of them (all of them without paging). */
+  data: ModelRecord[];
+  /** How many models matched the filters, over all pages (`total_count`). */
+  total: number;
+  /** The `offset` of the next page, or `null` on the last page or without paging. */
+  nextOffset: number | null;
+  /** The page size used, or `null` without paging. */
+  limit: number | null;
+}
+
 /**
  * The models `query` selects from `records` (the catalog's order), sorted and paged: the whole list when neither
  * `offset` nor `limit` is given, else `limit` (default {@link DEFAULT_LIMIT}) models from `offset` (default 0).
@@ -247,7 +259,7 @@ function sortKey(sort: ModelQuery['sort'], record: ModelRecord, facts: ModelFact
  * @param factsOf the providers and performance of a record.
  * @param nowS the simulator's clock, unix seconds, for the age ranges.
  */
-export function selectModels(records: readonly ModelRecord[], query: ModelQuery, factsOf: (record: ModelRecord) => ModelFacts, nowS: number): ModelRecord[] {
+export function selectModels(records: readonly ModelRecord[], query: ModelQuery, factsOf: (record: ModelRecord) => ModelFacts, nowS: number): ModelPage {
   const selected = records.filter((record) => passes(record, factsOf(record), query, nowS));
   if (query.sort !== undefined) {
     const keyed = selected.map((record, index) => ({ record, index, key: sortKey(query.sort, record, factsOf(record)) }));
@@ -257,7 +269,9 @@ export function selectModels(records: readonly ModelRecord[], query: ModelQuery,
     });
     selected.splice(0, selected.length, ...keyed.map((k) => k.record));
   }
-  if (query.offset === undefined && query.limit === undefined) return selected;
+  const total = selected.length;
+  if (query.offset === undefined && query.limit === undefined) return { data: selected, total, nextOffset: null, limit: null };
   const offset = query.offset ?? 0;
-  return selected.slice(offset, offset + (query.limit ?? DEFAULT_LIMIT));
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  return { data: selected.slice(offset, offset + limit), total, nextOffset: offset + limit < total ? offset + limit : null, limit };
 }

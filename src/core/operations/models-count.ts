@@ -19,6 +19,6 @@ import { modelFactsOf } from './models.js';
  */
 export function listModelsCount({ ctx, request }: OperationCall): CoreResponse {
   const query = parseModelQuery(queryParams(request.query), ['output_modalities']);
-  const count = selectModels(ctx.catalog.models(), query, modelFactsOf(ctx), ctx.clock.now() / 1000).length;
+  const count = selectModels(ctx.catalog.models(), query, modelFactsOf(ctx), ctx.clock.now() / 1000).total;
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { count } }) };
 }
