@@ -36,6 +36,24 @@ export const speechModels: SpeechModel[] = fixtures.models
 export const speechById = new Map(speechModels.map((m) => [m.id, m]));
 /** The ids of every model record. */
 export const baseIds = fixtures.models.map((m) => m.id);
+/** A base model as the discovery reads (`getModels`, `listModelsCount`) filter it. */
+export interface CatalogModel {
+  id: string;
+  /** `architecture.output_modalities`. */
+  outputs: readonly string[];
+  /** `context_length` (tokens), or `null`. */
+  context: number | null;
+  /** `pricing.prompt`, USD per million tokens. */
+  promptPerMillion: number;
+}
+
+/** Every base model record (no variant, no alias), in the fixtures' order. */
+export const catalogModels: CatalogModel[] = fixtures.models.map((m) => ({
+  id: m.id,
+  outputs: m.architecture.output_modalities,
+  context: m.context_length,
+  promptPerMillion: Number(m.pricing.prompt) * 1_000_000,
+}));
 /** The aliases (`anthropic/claude-3-5-sonnet`, `~openai/gpt-latest`...). */
 export const aliasIds = fixtures.aliases.map((a) => a.alias);
 /** Longest `max_input_chars` of any speech model, code points: an input longer than this is refused by every model. */

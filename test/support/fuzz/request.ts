@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import type { Operation } from '../../../src/core/routes.js';
 
 /**
- * The operations the fuzz generators make requests for (the three of `src/core/routes.ts` today). Switches over
+ * The operations the fuzz generators make requests for (all eight of `src/core/routes.ts` today). Switches over
  * it stay exhaustive when `Operation` gains members the fuzzer does not generate yet.
  */
-export type FuzzedOperation = Extract<Operation, 'speech' | 'model' | 'generation'>;
+export type FuzzedOperation = Extract<Operation, 'speech' | 'model' | 'generation' | 'models' | 'models-count' | 'endpoints' | 'key' | 'credits'>;
 
 /** One generated request. `target` is the path and query as the generator meant them (before any transport). */
 export interface FuzzRequest {

@@ -1,8 +1,9 @@
 /**
  * Generators of request targets: the documented paths (`/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`
- * with variant suffixes) and their neighbors: wrong case, doubled slashes, dot segments, percent-encoding that is
- * valid, broken or not UTF-8, unicode, very long segments, junk queries. The routes are those of
- * `src/core/routes.ts`; the variants those of `src/core/catalog/variants.ts`.
+ * with variant suffixes; those of the discovery reads are in `discovery-requests.ts`) and their neighbors: wrong
+ * case, doubled slashes, dot segments, percent-encoding that is valid, broken or not UTF-8, unicode, very long
+ * segments, junk queries. The routes are those of `src/core/routes.ts`; the variants those of
+ * `src/core/catalog/variants.ts`.
  *
  * @module
  */
@@ -24,10 +25,11 @@ export const junkQuery: fc.Arbitrary<string> = fc.oneof(
   segmentJunk.map((q) => `?${q}`),
 );
 
-const ROUTE_JUNK = fc.constantFrom('/', '//', '/.', '/..', '/x', '%2F', ';x', '.json', '%20', '?', '#x', '/./', '//x');
+/** Junk after a route: slashes, dot segments, an encoded slash, an extension, a space, a query or fragment mark. */
+export const ROUTE_JUNK = fc.constantFrom('/', '//', '/.', '/..', '/x', '%2F', ';x', '.json', '%20', '?', '#x', '/./', '//x');
 
 /** `/api/v1` + `rest`, sometimes behind a mis-cased, doubled or dot-segmented prefix. */
-function prefixedPath(rest: string): fc.Arbitrary<string> {
+export function prefixedPath(rest: string): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.constant(`/api/v1${rest}`), weight: 20 },
     {
@@ -49,7 +51,8 @@ export const speechTarget: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.tuple(fc.constant('/api/v1/audio/'), segmentJunk).map(([p, j]) => p + j), weight: 1 },
 );
 
-const modelAuthorSlug: fc.Arbitrary<[string, string]> = fc.oneof(
+/** The `{author}` and `{slug}` segments of a model path: known ids and aliases, junk, long or any text. */
+export const modelAuthorSlug: fc.Arbitrary<[string, string]> = fc.oneof(
   { arbitrary: fc.constantFrom(...baseIds, ...aliasIds).map((id) => id.split('/') as [string, string]), weight: 20 },
   { arbitrary: fc.tuple(segmentJunk, segmentJunk), weight: 8 },
   { arbitrary: fc.tuple(fc.constantFrom('openai', '~openai', 'anthropic', 'OpenAI', '', '%7Eanthropic'), segmentJunk), weight: 4 },
@@ -59,7 +62,7 @@ const modelAuthorSlug: fc.Arbitrary<[string, string]> = fc.oneof(
 );
 
 /** Variant suffixes: known, unknown, doubled, encoded colon. */
-const variantSuffix = fc.oneof(
+export const variantSuffix = fc.oneof(
   { arbitrary: fc.constant(''), weight: 8 },
   { arbitrary: fc.tuple(fc.constantFrom(':', '%3A', '%3a'), fc.constantFrom(...VARIANTS)).map(([c, v]) => c + v), weight: 5 },
   { arbitrary: fc.constantFrom(':', ':Free', ':bogus', ':free:nitro', '%3Afree%3Anitro', ':free%00', '%3', ':%66ree', '::free', ':free/', '%253Afree'), weight: 2 },
