@@ -53,6 +53,11 @@ describe('the index at / and /api/v1', () => {
       { operation_id: 'createAudioSpeech', method: 'POST', path: '/api/v1/audio/speech' },
       { operation_id: 'getModel', method: 'GET', path: '/api/v1/model/{author}/{slug}' },
       { operation_id: 'getGeneration', method: 'GET', path: '/api/v1/generation' },
+      { operation_id: 'getModels', method: 'GET', path: '/api/v1/models' },
+      { operation_id: 'listModelsCount', method: 'GET', path: '/api/v1/models/count' },
+      { operation_id: 'listEndpoints', method: 'GET', path: '/api/v1/models/{author}/{slug}/endpoints' },
+      { operation_id: 'getCurrentKey', method: 'GET', path: '/api/v1/key' },
+      { operation_id: 'getCredits', method: 'GET', path: '/api/v1/credits' },
     ]);
     expect(index.admin).toContain('GET /__mock/health');
     expect(index.admin).toContain('PUT /__mock/scenario');
