@@ -1,6 +1,8 @@
 /**
  * Property-based fuzzing of the in-process mode (msw `setupServer` with the handlers): ≥ 10,000 generated
- * requests per operation (`FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides). Every answer must be a
+ * requests per operation (`FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides): speech, the model and
+ * generation lookups, the discovery reads (`/models`, `/models/count`, `/models/{author}/{slug}/endpoints`) and the
+ * account reads (`/key`, `/credits`), these also against a gateway with a keys file. Every answer must be a
  * documented success or a well-formed envelope (see `support/fuzz/oracle.ts` for the oracle and
  * `support/fuzz/reference-model.ts` for the reference model).
  *
@@ -15,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
 import fc from 'fast-check';
 import { generationRequest, modelRequest, speechRequest } from './support/fuzz/arbitraries.js';
+import { FUZZ_KEYS } from './support/fuzz/discovery.js';
+import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './support/fuzz/discovery-requests.js';
 import { GenerationIds } from './support/fuzz/fixtures.js';
 import { fuzz, primeGenerations } from './support/fuzz/run.js';
 import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, RUNS, SEED } from './support/fuzz/settings.js';
@@ -69,6 +73,32 @@ describe('fuzz (msw)', () => {
     console.log(stats.summary('msw generation'));
     expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
   }, PROPERTY_TIMEOUT_MS);
+
+  it.each([
+    ['models list', modelsRequest, 'models'],
+    ['models count', modelsCountRequest, 'models-count'],
+    ['model endpoints', endpointsRequest, 'endpoints'],
+    ['current key', keyRequest, 'key'],
+    ['credits', creditsRequest, 'credits'],
+  ] as const)(`%s: ${RUNS} generated requests`, async (_, arbitrary, label) => {
+    const stats = await fuzz({ arbitrary, transport, gateway: mock.gateway, known });
+    console.log(stats.summary(`msw ${label}`));
+    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
+  }, PROPERTY_TIMEOUT_MS);
+
+  describe('with a keys file', () => {
+    // The keyed gateway's handlers go first, so they answer every request until the reset.
+    const keyed = createMockRouter({ seed: 11, keys: FUZZ_KEYS });
+    beforeAll(() => server.use(...keyed.handlers));
+    afterAll(() => server.resetHandlers());
+
+    it(`key and credits: ${RUNS} generated requests`, async () => {
+      const stats = await fuzz({ arbitrary: accountRequest, transport, gateway: keyed.gateway, known, keys: FUZZ_KEYS });
+      console.log(stats.summary('msw key and credits (keys file)'));
+      expect(stats.ok).toBeGreaterThan(RUNS * 0.05);
+      expect(stats.statuses.get('403')).toBeGreaterThan(0);
+    }, PROPERTY_TIMEOUT_MS);
+  });
 
   it('had no unhandled rejection', () => {
     expect(rejections).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * Property-based fuzzing of the standalone server (`startServer`): ≥ 10,000 generated requests per operation
- * (`FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides), sent with `node:http` so the request target
+ * (speech, the model and generation lookups, the discovery and account reads; the account reads also against a
+ * second server with a keys file; `FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides), sent with `node:http` so the request target
  * reaches the server exactly as generated (no URL normalization: `..`, `//`, `%zz`, `#` go on the wire); then
  * raw bytes on TCP sockets (`FUZZ_RAW_RUNS`, 500 by default). Every answer must be a documented success or a
  * well-formed envelope (see `support/fuzz/oracle.ts` and `support/fuzz/raw-socket.ts`), and the same server
@@ -14,6 +15,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { generationRequest, modelRequest, speechRequest } from './support/fuzz/arbitraries.js';
+import { FUZZ_KEYS } from './support/fuzz/discovery.js';
+import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './support/fuzz/discovery-requests.js';
 import { GenerationIds } from './support/fuzz/fixtures.js';
 import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
 import { fuzz, primeGenerations } from './support/fuzz/run.js';
@@ -60,6 +63,38 @@ describe('fuzz (server)', () => {
     console.log(stats.summary('server generation'));
     expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
   }, PROPERTY_TIMEOUT_MS);
+
+  it.each([
+    ['models list', modelsRequest, 'models'],
+    ['models count', modelsCountRequest, 'models-count'],
+    ['model endpoints', endpointsRequest, 'endpoints'],
+    ['current key', keyRequest, 'key'],
+    ['credits', creditsRequest, 'credits'],
+  ] as const)(`%s: ${RUNS} generated requests`, async (_, arbitrary, label) => {
+    const stats = await fuzz({ arbitrary, transport, gateway: server.gateway, known });
+    console.log(stats.summary(`server ${label}`));
+    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
+  }, PROPERTY_TIMEOUT_MS);
+
+  describe('with a keys file', () => {
+    let keyed: RunningServer;
+    let keyedTransport: ReturnType<typeof httpTransport>;
+    beforeAll(async () => {
+      keyed = await startServer({ port: 0, seed: 11, keys: FUZZ_KEYS });
+      keyedTransport = httpTransport(keyed.port);
+    });
+    afterAll(async () => {
+      keyedTransport?.close();
+      await keyed?.close();
+    });
+
+    it(`key and credits: ${RUNS} generated requests`, async () => {
+      const stats = await fuzz({ arbitrary: accountRequest, transport: keyedTransport, gateway: keyed.gateway, known, keys: FUZZ_KEYS });
+      console.log(stats.summary('server key and credits (keys file)'));
+      expect(stats.ok).toBeGreaterThan(RUNS * 0.05);
+      expect(stats.statuses.get('403')).toBeGreaterThan(0);
+    }, PROPERTY_TIMEOUT_MS);
+  });
 
   it(`raw sockets: ${RAW_RUNS} malformed requests`, async () => {
     const statuses = new Map<string, number>();

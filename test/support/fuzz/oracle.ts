@@ -4,15 +4,17 @@
  * - its status is one the reference model allows (so a 500, or any 5xx, only when `X-Mock-Status` or a
  *   scenario asked for it; a 200 only for a request the gateway documents as valid);
  * - a 200 has the operation's content type and a body of the right shape (audio of a plausible length, the
- *   model or generation asked for);
+ *   model or generation asked for, what a discovery read must carry: `discovery-oracle.ts`);
  * - anything else is the envelope `{"error":{"code":<status>,"message":<non-empty>,"metadata":<object|null>}}`
- *   with `Content-Type: application/json`, and no stack trace in the message (or a scenario's raw answer);
+ *   with `Content-Type: application/json`, and no stack trace in the message (or a scenario's raw answer); the
+ *   gateway's 405 carries `Allow`, a 400 of a malformed query names the parameter;
  * - a HEAD answer has no body;
  * - the journal got exactly one entry for it, with the same status and the key redacted.
  *
  * @module
  */
 import type { Gateway } from '../../../src/core/gateway.js';
+import { checkDiscovery } from './discovery-oracle.js';
 import type { Expectation } from './reference-model.js';
 import { describeRequest, isObject, short, type FuzzRequest } from './request.js';
 import { REQUEST_TIMEOUT_MS } from './settings.js';
@@ -56,6 +58,7 @@ export function check(req: FuzzRequest, seen: Seen, e: Expectation, outcome: Out
   if (!e.statuses.has(status)) fail(`status ${status} is not one the documented behavior allows`);
   if (outcome.bodyError && !(e.truncatedAudio && status === 200)) fail('the body could not be read to the end');
   const raw = e.raw.find((r) => r.status === status && r.contentType === type);
+  if (status === 405 && e.allow !== undefined && headers.allow !== e.allow) fail(`Allow ${JSON.stringify(headers.allow)}, expected ${e.allow}`);
   if (req.method === 'HEAD') {
     if (body.byteLength !== 0) fail('a HEAD answer with a body');
     if (status !== 200 && type !== 'application/json' && !raw) fail(`error content type ${type}`);
@@ -72,7 +75,7 @@ export function check(req: FuzzRequest, seen: Seen, e: Expectation, outcome: Out
     return;
   }
   if (status === 200) {
-    checkSuccess(req, e, outcome, fail);
+    checkSuccess(e, outcome, fail);
     return;
   }
   if (raw) {
@@ -95,13 +98,15 @@ export function check(req: FuzzRequest, seen: Seen, e: Expectation, outcome: Out
   if (typeof message !== 'string' || message.trim() === '') fail('error.message is not a non-empty string');
   if (STACK.test(message as string)) fail('error.message carries a stack trace');
   if (metadata !== null && !isObject(metadata)) fail('error.metadata is not an object or null');
+  const prefixes = e.messagePrefixes ?? [];
+  if (status === 400 && prefixes.length && !prefixes.some((p) => (message as string).startsWith(`${p}: `))) fail(`the 400's message names none of ${prefixes.join(', ')}`);
 }
 
 /** The part of {@link check} for a 200: content type and body shape per operation. */
-function checkSuccess(req: FuzzRequest, e: Expectation, outcome: Extract<Outcome, { kind: 'response' }>, fail: (problem: string) => never): void {
+function checkSuccess(e: Expectation, outcome: Extract<Outcome, { kind: 'response' }>, fail: (problem: string) => never): void {
   const { headers, body } = outcome;
   const type = headers['content-type'];
-  if (req.operation === 'speech') {
+  if (e.operation === 'speech') {
     const s = e.speech!;
     const expected = s.format === 'mp3' ? 'audio/mpeg' : PCM;
     if (type !== expected) fail(`speech content type ${JSON.stringify(type)}, expected ${expected}`);
@@ -130,8 +135,9 @@ function checkSuccess(req: FuzzRequest, e: Expectation, outcome: Extract<Outcome
   } catch {
     return fail('a 200 lookup whose body is not JSON');
   }
+  if (e.discovery) return checkDiscovery(e.discovery, value, fail);
   const data = isObject(value) && isObject(value.data) ? value.data : fail('a 200 lookup without {"data": {...}}');
-  const wanted = req.operation === 'model' ? e.modelId : e.generationId;
+  const wanted = e.operation === 'model' ? e.modelId : e.generationId;
   if (data.id !== wanted) fail(`data.id ${JSON.stringify(data.id)}, expected ${JSON.stringify(wanted)}`);
 }
 

@@ -1,13 +1,14 @@
 /**
  * The reference model: from the gateway's documented behavior (README "What it simulates" and "Testing failure
- * paths"; the operations `createAudioSpeech`, `getModel`, `getGeneration`) and what the fixtures and scenario
- * files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
+ * paths"; the operations `createAudioSpeech`, `getModel`, `getGeneration`, and the discovery and account reads of
+ * `discovery.ts`) and what the fixtures and scenario files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
  * the simulator with an independent statement of the same rules.
  *
  * @module
  */
 import { MAX_BODY_BYTES } from '../../../src/core/request.js';
 import { MSW_MAJOR } from '../modes.js';
+import { discoveryOutcome, discoveryRoute, type DiscoveryBody, type DiscoveryOperation, type DiscoveryRoute, type FuzzKey } from './discovery.js';
 import { answeredModelId, knownModelIds, speechModelOf, type GenerationIds } from './fixtures.js';
 import { isObject, short, type FuzzRequest, type FuzzedOperation } from './request.js';
 import { scenarioEffect, type RawAnswer } from './scenarios.js';
@@ -33,6 +34,14 @@ export interface Expectation {
   generationId?: string | undefined;
   /** A GET or HEAD of `/` or `/api/v1`: the index (`src/core/api-index.ts`), not journaled. */
   index?: boolean | undefined;
+  /** The operation the request reaches (its route), when it reaches one: which shape a 200 has. */
+  operation?: FuzzedOperation | undefined;
+  /** For a discovery or account read's 200: what its body must carry (`discovery.ts`). */
+  discovery?: DiscoveryBody | undefined;
+  /** For the gateway's 405: the `Allow` header it must carry (the route's method). */
+  allow?: string | undefined;
+  /** For a 400 of a malformed `getModels` query: the parameters its message may start with (`<parameter>: `). */
+  messagePrefixes?: string[] | undefined;
 }
 
 /** The paths that answer the index to GET and HEAD (`src/core/api-index.ts`). */
@@ -44,23 +53,36 @@ function headerOf(req: FuzzRequest, name: string): string | undefined {
   return values.length === 0 ? undefined : values.join(', ');
 }
 
-/** The documented rule: `Authorization: Bearer <key>` with a non-empty key (case-insensitive scheme, trimmed). */
-function hasBearerKey(req: FuzzRequest): boolean {
+/**
+ * The documented rule: `Authorization: Bearer <key>` with a non-empty key (case-insensitive scheme, trimmed).
+ *
+ * @returns the key, or `undefined` when there is none.
+ */
+function bearerKeyOf(req: FuzzRequest): string | undefined {
   const value = headerOf(req, 'authorization');
-  if (value === undefined) return false;
-  const match = /^Bearer[ \t]+(.*)$/i.exec(value.trim());
-  return !!match && match[1]!.trim() !== '';
+  if (value === undefined) return undefined;
+  const key = /^Bearer[ \t]+(.*)$/i.exec(value.trim())?.[1]!.trim();
+  return key ? key : undefined;
 }
 
-type Route = { operation: Exclude<FuzzedOperation, 'model'>; method: 'POST' | 'GET' } | { operation: 'model'; method: 'GET'; author: string; slug: string };
+type Route =
+  | { operation: 'speech'; method: 'POST' }
+  | { operation: 'generation'; method: 'GET' }
+  | { operation: 'model'; method: 'GET'; author: string; slug: string }
+  | { operation: DiscoveryOperation; method: 'GET'; read: DiscoveryRoute };
 
-/** The documented routes: `/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`, `/api/v1/generation` (one trailing slash allowed). */
+/**
+ * The documented routes: `/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`, `/api/v1/generation` and the
+ * discovery reads (`discovery.ts`), one trailing slash allowed.
+ */
 function route(path: string): Route | undefined {
   if (!path.startsWith('/api/v1')) return undefined;
   let rest = path.slice('/api/v1'.length);
   if (rest.length > 1 && rest.endsWith('/')) rest = rest.slice(0, -1);
   if (rest === '/audio/speech') return { operation: 'speech', method: 'POST' };
   if (rest === '/generation') return { operation: 'generation', method: 'GET' };
+  const read = discoveryRoute(rest);
+  if (read) return { operation: read.operation, method: 'GET', read };
   const m = /^\/model\/([^/]+)\/([^/]+)$/.exec(rest);
   return m ? { operation: 'model', method: 'GET', author: m[1]!, slug: m[2]! } : undefined;
 }
@@ -107,8 +129,18 @@ function speechOutcome(body: Uint8Array | undefined, why: string[]): Pick<Expect
   return { statuses: new Set(variant === 'free' ? [200, 429] : [200]), speech: { format, characters, speed } };
 }
 
+/** What the operation needs to know of the gateway besides the request: its generation records and keys file. */
+interface World {
+  known: GenerationIds;
+  keys: readonly FuzzKey[] | undefined;
+}
+
 /** The documented outcome of the operation itself (no scenario). */
-function operationOutcome(req: FuzzRequest, r: Route, seen: Seen, known: GenerationIds, why: string[]): Omit<Expectation, 'networkError' | 'raw' | 'truncatedAudio' | 'why'> {
+function operationOutcome(req: FuzzRequest, r: Route, seen: Seen, world: World, why: string[]): Omit<Expectation, 'networkError' | 'raw' | 'truncatedAudio' | 'why'> {
+  if ('read' in r) {
+    const outcome = discoveryOutcome(r.read, seen.query, bearerKeyOf(req)!, world.keys, why);
+    return { statuses: outcome.statuses, discovery: outcome.body, messagePrefixes: outcome.messagePrefixes };
+  }
   if (r.operation === 'speech') return speechOutcome(req.body, why);
   if (r.operation === 'model') {
     let id: string;
@@ -130,7 +162,7 @@ function operationOutcome(req: FuzzRequest, r: Route, seen: Seen, known: Generat
     why.push('id missing or empty');
     return { statuses: new Set([400]) };
   }
-  if (known.ids.has(id)) {
+  if (world.known.ids.has(id)) {
     why.push('known generation');
     return { statuses: new Set([200]), generationId: id };
   }
@@ -150,12 +182,13 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * What the gateway may answer, from its documented pipeline: route (404) → method (405) → bearer key (401) →
  * `X-Mock-Status` / `X-Mock-Scenario` (400 when invalid) → the scenario's rules (`scenarios.ts`) or the
  * operation. In `server` mode Node's and fastify's HTTP layer come first (431 for a head over 16 KiB, 400 for a
- * path that does not decode, 413 for a body over 1 MiB).
+ * path that does not decode, 413 for a body over 1 MiB). With a keys file, a key it does not list is a 401 too.
  *
  * @param seen what the transport delivers of the URL (`Transport.seen`).
  * @param known the generation records there are, for `getGeneration`.
+ * @param keys the gateway's keys file, if it was started with one.
  */
-export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', known: GenerationIds): Expectation {
+export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', known: GenerationIds, keys?: readonly FuzzKey[]): Expectation {
   const why: string[] = [];
   const e: Expectation = { statuses: new Set(), networkError: false, raw: [], truncatedAudio: false, why };
   /** The answer is one of `statuses`, because of `reason`. */
@@ -185,8 +218,13 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   const r = route(seen.path);
   if (!r) return only('no route', 404);
   const method = req.method === 'HEAD' && r.method === 'GET' ? 'GET' : req.method;
-  if (method !== r.method) return only('wrong method', 405);
-  if (!hasBearerKey(req)) return only('no bearer key', 401);
+  if (method !== r.method) {
+    e.allow = r.method;
+    return only('wrong method', 405);
+  }
+  const key = bearerKeyOf(req);
+  if (key === undefined) return only('no bearer key', 401);
+  if (keys && !keys.some((k) => k.key === key)) return only('a key the keys file does not list', 401);
   const status = headerOf(req, 'x-mock-status');
   if (status !== undefined) {
     const t = status.trim();
@@ -201,11 +239,15 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   }
   const scenario = headerOf(req, 'x-mock-scenario')?.trim();
   const normal = () => {
-    const outcome = operationOutcome(req, r, seen, known, why);
+    const outcome = operationOutcome(req, r, seen, { known, keys }, why);
     for (const s of outcome.statuses) e.statuses.add(s);
+    e.operation = r.operation;
     e.speech = outcome.speech;
     e.modelId = outcome.modelId;
     e.generationId = outcome.generationId;
+    e.discovery = outcome.discovery;
+    // A scenario's own 400 (`bad-request`) names no parameter.
+    if (scenario === undefined) e.messagePrefixes = outcome.messagePrefixes;
     return e;
   };
   if (scenario === undefined) return normal();

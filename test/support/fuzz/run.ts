@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import type { Gateway } from '../../../src/core/gateway.js';
+import type { FuzzKey } from './discovery.js';
 import { speechModels, type GenerationIds } from './fixtures.js';
 import { check, checkJournal, describeOutcome } from './oracle.js';
 import { predict } from './reference-model.js';
@@ -51,6 +52,8 @@ export interface PropertyOptions {
   known: GenerationIds;
   /** Journal entries to keep before clearing it. */
   clearJournalEvery?: number;
+  /** The keys file the gateway was started with, if any (the reference model needs it). */
+  keys?: readonly FuzzKey[] | undefined;
 }
 
 /** The last journal sequence number seen per gateway (it survives `journal.clear()`, which empties `last()`). */
@@ -63,7 +66,7 @@ const lastSeqOf = new WeakMap<Gateway, number>();
  * @returns the statistics.
  * @throws the first counterexample, shrunk, with the oracle's message (fast-check's `assert`).
  */
-export async function fuzz({ arbitrary, transport, gateway, known, clearJournalEvery = 500 }: PropertyOptions): Promise<Stats> {
+export async function fuzz({ arbitrary, transport, gateway, known, clearJournalEvery = 500, keys }: PropertyOptions): Promise<Stats> {
   const stats = new Stats();
   const currentSeq = () => {
     const seq = gateway.journal.last()?.seq ?? lastSeqOf.get(gateway) ?? 0;
@@ -74,7 +77,7 @@ export async function fuzz({ arbitrary, transport, gateway, known, clearJournalE
     fc.asyncProperty(arbitrary, async (req) => {
       const lastSeq = currentSeq();
       const seen = transport.seen(req);
-      const expectation = predict(req, seen, transport.mode, known);
+      const expectation = predict(req, seen, transport.mode, known, keys);
       const t0 = performance.now();
       const outcome = await transport.send(req);
       stats.time(req, performance.now() - t0);
