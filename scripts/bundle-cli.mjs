@@ -4,7 +4,7 @@
 //
 // Left outside the bundle: what the CLI loads only on demand (pino-pretty on a terminal, yaml for YAML files, the
 // MP3 encoder wasm-media-encoders, 780 KB, on the first MP3) and msw (never used by the CLI). dist/bin/ is two
-// folders below the package root, like src/core/package-files.ts, so the bundle finds the package's fixtures,
+// folders below the package root, like src/node/package-files.ts, so the bundle finds the package's fixtures,
 // scenarios and package.json the same way.
 import { build } from 'esbuild';
 

@@ -19,8 +19,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { validateConfig } from '../src/core/config-file.js';
-import { FixtureError } from '../src/core/fixtures/load.js';
+import { validateConfig } from '../src/core/config.js';
+import { FixtureError } from '../src/node/fixtures.js';
 import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/fixtures/schema.js';
 import { buildFixtureFiles } from './fixtures/build.js';
 import type { FixtureFiles } from './fixtures/build.js';

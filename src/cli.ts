@@ -4,9 +4,9 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigFileError } from './core/config-file.js';
+import { ConfigFileError } from './core/config.js';
 import { OptionsError } from './core/options.js';
-import { packageVersion } from './core/package-files.js';
+import { packageVersion } from './node/package-files.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 

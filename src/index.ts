@@ -12,39 +12,16 @@
  *
  * @module
  */
-import type { HttpHandler } from 'msw';
-import { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
+import { createGateway, type GatewayOptions } from './node/gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { assertMswCompatible } from './msw/compat.js';
-import { createHandlers } from './msw/handlers.js';
-import type { Journal } from './core/journal.js';
-import type { ScenarioDefinition } from './core/scenarios/schema.js';
+import { mockRouterOf, type MockRouterBase } from './msw/mock-router.js';
 
 /** Options of {@link createMockRouter}; see {@link GatewayOptions} for each. */
 export type MockRouterOptions = GatewayOptions;
 
-/** A mock gateway for in-process use. */
-export interface MockRouter {
-  /** MSW handlers for `setupServer(...handlers)` (msw/node) or `@mswjs/http-middleware`. */
-  readonly handlers: HttpHandler[];
-  /** The core simulator behind the handlers (shared with nothing else). */
-  readonly gateway: Gateway;
-  /**
-   * Every request the handlers answered, oldest first (bounded by `journalSize`); filter with
-   * `journal.list({ operation, status, session })`. Authorization values are redacted.
-   */
-  readonly journal: Journal;
-  /**
-   * Sets the default scenario for every request without `X-Mock-Scenario`/`X-Mock-Status`: a loaded name
-   * (built-in or from `scenarios`), a definition, or `null` for none. Restarts the scenario counters.
-   *
-   * @throws {GatewayError} (400) for an unknown name, listing the loaded ones; {@link ScenarioError} for an
-   *   invalid definition, naming the path inside it.
-   * @example mock.useScenario('rate-limited-then-ok');
-   */
-  useScenario(nameOrDefinition: string | ScenarioDefinition | null): void;
-  /** Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`). */
-  reset(): void;
+/** A mock gateway for in-process use in Node.js (see {@link MockRouterBase} for its members). */
+export interface MockRouter extends MockRouterBase {
   /**
    * Prepares an msw server for clients that cancel response bodies: under msw 2, the `openai` SDK hangs on its
    * first retry of a 429 or 5xx without it (mswjs/interceptors#799; see {@link attachToServer}). Harmless under
@@ -66,24 +43,17 @@ export interface MockRouter {
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   assertMswCompatible();
-  const gateway = createGateway(options);
-  return {
-    handlers: createHandlers(gateway),
-    gateway,
-    journal: gateway.journal,
-    useScenario: (nameOrDefinition) => void gateway.useScenario(nameOrDefinition),
-    reset: () => gateway.reset(),
-    attach: attachToServer,
-  };
+  return { ...mockRouterOf(createGateway(options)), attach: attachToServer };
 }
 
-export { createGateway, type Gateway, type GatewayOptions } from './core/gateway.js';
+export { createGateway, type Gateway, type GatewayOptions } from './node/gateway.js';
+export type { MockRouterBase } from './msw/mock-router.js';
 export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/errors.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
 export { Journal, type JournalEntry, type JournalFilter } from './core/journal.js';
-export { ScenarioError } from './core/scenarios/load.js';
-export { FixtureError } from './core/fixtures/load.js';
-export { ConfigFileError } from './core/config-file.js';
+export { ScenarioError } from './core/scenarios/parse.js';
+export { FixtureError } from './core/fixtures/parse.js';
+export { ConfigFileError } from './core/config.js';
 export { KeysError } from './core/accounts.js';
 export { OptionsError } from './core/options.js';
 export type { Clock } from './core/clock.js';

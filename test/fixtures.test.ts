@@ -18,8 +18,8 @@ import {
 } from '@openrouter/sdk/models';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateFixtures } from '../scripts/generate-fixtures.js';
-import { FixtureError, loadFixtures } from '../src/core/fixtures/load.js';
-import { DEFAULT_FIXTURES_DIR } from '../src/core/package-files.js';
+import { FixtureError, loadFixtures } from '../src/node/fixtures.js';
+import { DEFAULT_FIXTURES_DIR } from '../src/node/package-files.js';
 import type { ModelRecord } from '../src/core/fixtures/schema.js';
 
 const fixtures = loadFixtures();

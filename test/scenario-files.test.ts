@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scenarioJsonSchema } from '../scripts/generate-scenario-schema.js';
-import { loadScenarioFile } from '../src/core/scenarios/load.js';
-import { BUILTIN_SCENARIOS_DIR } from '../src/core/package-files.js';
+import { builtinScenariosJson, scenarioJsonSchema } from '../scripts/generate-scenario-files.js';
+import { loadScenarioFile } from '../src/node/scenarios.js';
+import { BUILTIN_SCENARIOS_DIR } from '../src/node/package-files.js';
 import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
@@ -142,10 +142,10 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
     ['truncate out of range', 'cut.yaml', 'name: cut\nrules:\n  - audio: { truncate: 1.5 }\n', 'rules[0].audio.truncate: Too big: expected number to be <1'],
     ['bad operation', 'op.yaml', 'name: op\nrules:\n  - match: { operation: chat }\n    reset: true\n', /^rules\[0\]\.match\.operation: .*"speech"/],
     ['JSON syntax error with a position', 'comma.json', '{\n  "name": "comma",\n  "rules": [],\n}\n', /^line 4, column 1: invalid JSON: /],
-    // KNOWN BUG (src/core/config-file.ts, parseConfigText): V8's "Unexpected token" message has no "position N",
+    // KNOWN BUG (src/node/config-file.ts, parseConfigText): V8's "Unexpected token" message has no "position N",
     // so jsonErrorLocation finds no line and column and the message names no place in the file. Fails until fixed.
     ['JSON syntax error without a position in V8\'s message', 'token.json', '{\n  "name": "token",\n  "rules": [ }\n}\n', /^line 3, column 14: invalid JSON: /],
-    // KNOWN BUG (src/core/config-file.ts, parseConfigText): `parseDocument(text, { prettyErrors: false })` leaves
+    // KNOWN BUG (src/node/config-file.ts, parseConfigText): `parseDocument(text, { prettyErrors: false })` leaves
     // the error's `linePos` unset, so a YAML syntax error never names its line and column (the yaml package sets
     // `linePos` only when prettifying; use a `LineCounter` with `error.pos`). Fails until fixed.
     ['YAML syntax error', 'syntax.yaml', 'name: syntax\nrules:\n  - error: { status: 500\n', /^line \d+, column \d+: invalid YAML: /],
@@ -192,11 +192,15 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
 });
 
 describe('built-in scenario files', () => {
-  it('scenarios/schema.json is exactly what scripts/generate-scenario-schema.ts generates', () => {
+  it('scenarios/schema.json is exactly what scripts/generate-scenario-files.ts generates', () => {
     expect(readFileSync(join(SCENARIOS_DIR, 'schema.json'), 'utf8')).toBe(scenarioJsonSchema());
   });
 
-  const files = readdirSync(SCENARIOS_DIR).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'schema.json');
+  it('scenarios/builtins.json holds exactly the YAML files (npm run scenarios:generate)', () => {
+    expect(readFileSync(join(SCENARIOS_DIR, 'builtins.json'), 'utf8')).toBe(builtinScenariosJson());
+  });
+
+  const files = readdirSync(SCENARIOS_DIR).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'schema.json' && f !== 'builtins.json');
 
   it('are the ones the README names, plus the compound ones', () => {
     const names = files.map((f) => f.replace(/\.ya?ml$/, ''));

@@ -14,6 +14,7 @@ TMP=$(mktemp -d)
 
 # The server runs in a process group of its own (set -m), and stopping it stops the whole group: `npx mockrouter`
 # runs node as a child of npm, so killing $! alone would stop npm and leave node holding the port.
+: >"$TMP/server.log" # created before the server's shell opens it, so the wait below never reads a missing file
 set -m
 $MOCKROUTER --port "$PORT" --scenario provider-overloaded --quiet >"$TMP/server.log" 2>&1 &
 MOCK_PID=$!

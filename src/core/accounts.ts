@@ -9,9 +9,9 @@
  * @module
  */
 import { TRAFFIC_BOUND, boundedMap } from './bounded-map.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bearerKey } from './auth.js';
-import { readConfigFile, validateConfig, ConfigFileError } from './config-file.js';
+import { validateConfig, ConfigFileError } from './config.js';
 import { DailyLedger } from './daily-ledger.js';
 import { GatewayError } from './errors.js';
 import { userIdFor } from './ids.js';
@@ -35,18 +35,18 @@ const KeyEntrySchema = z.strictObject({
 });
 
 /** A keys file: `{"keys": [{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}]}`. */
-const KeysFileSchema = z.strictObject({ keys: z.array(KeyEntrySchema).min(1) });
+export const KeysFileSchema = z.strictObject({ keys: z.array(KeyEntrySchema).min(1) });
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;
 /** One key entry, validated. */
-type KeyEntryOutput = z.output<typeof KeyEntrySchema>;
+export type KeyEntryOutput = z.output<typeof KeyEntrySchema>;
 
-/**
- * What option `keys` accepts: key strings (unlimited credit), entries, a keys-file object, or the path of a
- * JSON/YAML keys file.
- */
-export type KeysOption = string | readonly (string | KeyEntry)[] | { keys: readonly KeyEntry[] };
+/** Keys given as data, on every platform: key strings (unlimited credit), entries, or a keys-file object. */
+export type KeyList = readonly (string | KeyEntry)[] | { keys: readonly KeyEntry[] };
+
+/** What option `keys` accepts: a {@link KeyList}, or (Node.js only) the path of a JSON/YAML keys file. */
+export type KeysOption = string | KeyList;
 
 /** A key's live state. */
 export interface Account {
@@ -83,14 +83,12 @@ export interface CreditTotals {
 const MAX_ACCOUNTS = TRAFFIC_BOUND;
 
 /**
- * Reads `option` into key entries.
+ * Validates keys given as data (option `keys`).
  *
- * @throws {KeysError} for a missing or invalid file or definition.
+ * @throws {KeysError} naming the option and the path of the first problem.
  */
-export function loadKeys(option: KeysOption): KeyEntryOutput[] {
-  if (typeof option === 'string') return readConfigFile(option, KeysFileSchema, KeysError).keys;
-  const list = Array.isArray(option) ? option : (option as { keys: readonly KeyEntry[] }).keys;
-  const entries = list.map((entry) => (typeof entry === 'string' ? { key: entry } : entry));
+export function parseKeys(list: KeyList): KeyEntryOutput[] {
+  const entries = (Array.isArray(list) ? list : (list as { keys: readonly KeyEntry[] }).keys).map((entry: string | KeyEntry) => (typeof entry === 'string' ? { key: entry } : entry));
   return validateConfig('keys option', { keys: entries }, KeysFileSchema, KeysError).keys;
 }
 

@@ -15,16 +15,15 @@
  *
  * @module
  */
-import { timingSafeEqual } from 'node:crypto';
 import { bearerKey } from './auth.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoWithOffset, parseIsoTime } from './clock.js';
 import { GatewayError, errorResponse, toErrorResponse } from './errors.js';
 import type { Gateway } from './gateway.js';
 import type { JournalFilter } from './journal.js';
 import { header, queryParams, readJsonBody } from './request.js';
 import { OPERATIONS, type Operation } from './routes.js';
-import { ScenarioError } from './scenarios/load.js';
+import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
@@ -126,11 +125,20 @@ export interface AdminOptions {
   token?: string | undefined;
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * Whether `given` equals `expected`, in a time that depends only on their lengths (no early exit on the first
+ * differing byte, as `crypto.timingSafeEqual`, which browsers lack).
+ */
 function tokenMatches(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const a = utf8.encode(given);
+  const b = utf8.encode(expected);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
 }
 
 type AdminAction = (gateway: Gateway, request: CoreRequest) => CoreResponse;

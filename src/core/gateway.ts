@@ -5,20 +5,20 @@
  *
  * @module
  */
-import { Accounts, loadKeys } from './accounts.js';
+import { Accounts, parseKeys } from './accounts.js';
 import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
 import { Clock, systemNow } from './clock.js';
 import type { GatewayContext } from './context.js';
-import { loadFixtures } from './fixtures/load.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
 import { journaled } from './journaling.js';
 import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
+import type { Platform, PlatformFiles } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
-import { loadScenarioFile, loadScenarioRegistry } from './scenarios/load.js';
+import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
@@ -75,29 +75,52 @@ export function contextOf(gateway: Gateway): GatewayContext {
   return context;
 }
 
+/**
+ * The file reader of `platform` for `option`, whose value names a file or folder.
+ *
+ * @throws {OptionsError} where the platform reads no files (browsers): such paths are Node.js-only.
+ */
+function filesFor(platform: Platform, option: keyof GatewayOptions, value: string): PlatformFiles {
+  if (platform.files) return platform.files;
+  throw new OptionsError(option, `"${value}" names a file or folder, which only Node.js can read; pass the data itself (loaded fixtures, a key list, scenario definitions)`);
+}
+
 /** The initial default scenario of option `scenario`, or `null`. */
-function initialScenario(option: GatewayOptions['scenario'], scenarios: ScenarioEngine): Scenario | null {
+function initialScenario(option: GatewayOptions['scenario'], scenarios: ScenarioEngine, platform: Platform): Scenario | null {
   if (option === undefined) return null;
   if (typeof option !== 'string') return scenarios.parse(option, 'scenario');
-  if (looksLikePath(option)) return loadScenarioFile(option).scenario;
+  if (looksLikePath(option)) return filesFor(platform, 'scenario', option).scenarioFile(option).scenario;
   const scenario = scenarios.find(option);
   if (!scenario) throw new OptionsError('scenario', scenarios.unknownName(option));
   return scenario;
 }
 
+/** The scenarios of option `scenarios`: each folder's files (Node.js) and each definition, in order. */
+function userScenarios(option: GatewayOptions['scenarios'], platform: Platform): LoadedScenario[] {
+  const list = option === undefined ? [] : typeof option === 'string' ? [option] : option;
+  return list.flatMap((entry, i) => {
+    if (typeof entry === 'string') return filesFor(platform, 'scenarios', entry).scenarioDir(entry);
+    const where = `scenarios[${i}]`;
+    return [{ scenario: parseScenario(entry, where), source: where }];
+  });
+}
+
 /**
- * Creates a gateway simulator.
+ * Creates a gateway simulator on `platform` (Node.js: `createGateway` of `src/node/gateway.ts`; browsers:
+ * `src/browser/index.ts`).
  *
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}
  *   for an invalid scenario file, folder or definition; {@link KeysError} for an invalid keys file or list;
  *   {@link OptionsError} for an unknown default scenario name, a bad `clock`, `generationDelayMs`, `seed`,
- *   `journalSize`, `maxGenerations` or `audioCacheBytes`.
+ *   `journalSize`, `maxGenerations` or `audioCacheBytes`, or a path where the platform reads no files.
  *   Every message names the option or the file, the path inside it, and what was expected.
  */
-export function createGateway(options: GatewayOptions = {}): Gateway {
+export function createGatewayOn(platform: Platform, options: GatewayOptions = {}): Gateway {
   checkNumericOptions(options);
   const seed = options.seed ?? 0;
-  const fixtures = typeof options.fixtures === 'object' ? options.fixtures : loadFixtures(options.fixtures);
+  const fixtures =
+    typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);
+  const keys = options.keys === undefined ? undefined : typeof options.keys === 'string' ? filesFor(platform, 'keys', options.keys).keys(options.keys) : parseKeys(options.keys);
   const clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock));
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
@@ -106,14 +129,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     ids: createGenerationIds(seed),
     seed,
     clock,
-    accounts: new Accounts(options.keys === undefined ? undefined : loadKeys(options.keys)),
+    accounts: new Accounts(keys),
     generationDelay: generationDelayOf(options.generationDelayMs),
   };
-  const dirs = options.scenarios === undefined ? [] : typeof options.scenarios === 'string' ? [options.scenarios] : options.scenarios;
-  // User folders are read now, so a bad file fails at start-up; the built-ins alone are read on first use.
-  const registry = dirs.length > 0 ? loadScenarioRegistry(dirs) : () => loadScenarioRegistry([]);
+  // User scenarios are read and checked now, so a bad file fails at start-up; the built-ins are read on first use
+  // (a start-up that needs none does not pay for them), or now when user scenarios must be checked against them.
+  const user = userScenarios(options.scenarios, platform);
+  const registry = user.length > 0 ? scenarioRegistry([...platform.builtinScenarios(), ...user]) : () => scenarioRegistry(platform.builtinScenarios());
   const scenarios = new ScenarioEngine(registry, seed);
-  scenarios.setInitial(initialScenario(options.scenario, scenarios));
+  scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
 
   const gateway: Gateway = {

@@ -9,7 +9,7 @@ import type { Now } from './clock.js';
 import { parseIsoTime } from './clock.js';
 import type { Fixtures } from './fixtures/schema.js';
 import type { ScenarioDefinition } from './scenarios/schema.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssue } from './zod-issues.js';
 
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
@@ -20,17 +20,17 @@ export interface GatewayOptions {
    */
   seed?: number;
   /**
-   * The model catalog and known generation records: a folder holding `models.json` and `generations.json`
-   * (the format of the package's own `fixtures/`), or the loaded {@link Fixtures}. Default: the package's
-   * fixtures.
+   * The model catalog and known generation records: the loaded {@link Fixtures}, or (Node.js only) a folder
+   * holding `models.json` and `generations.json` (the format of the package's own `fixtures/`). Default: the
+   * package's fixtures.
    */
   fixtures?: string | Fixtures;
   /**
-   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit? }` (credits in USD,
-   * `rate_limit: { requests, interval_s }`), a `{ keys: [...] }` object, or the path of a JSON/YAML keys file.
-   * Default: any non-empty bearer key is valid, with unlimited credit. When given, any other key gets
-   * 401 `User not found.`, and a speech call the balance cannot pay gets 402 (`docs/behaviour.md`, "Keys and
-   * credits").
+   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit?, management?, free_tier? }`
+   * (credits in USD, `rate_limit: { requests, interval_s }`), a `{ keys: [...] }` object, or (Node.js only) the
+   * path of a JSON/YAML keys file. Default: any non-empty bearer key is valid, with unlimited credit. When given,
+   * any other key gets 401 `User not found.`, and a speech call the balance cannot pay gets 402
+   * (`docs/behaviour.md`, "Keys and credits").
    */
   keys?: KeysOption;
   /**
@@ -49,11 +49,14 @@ export interface GatewayOptions {
   maxGenerations?: number;
   /** Bound of the audio cache, in bytes. Default 24 MiB. */
   audioCacheBytes?: number;
-  /** Folders of extra scenario files (JSON or YAML), loaded beside the built-ins. */
-  scenarios?: string | readonly string[];
+  /**
+   * Extra scenarios, loaded beside the built-ins: definitions, or (Node.js only) folders of scenario files (JSON
+   * or YAML), in any mix.
+   */
+  scenarios?: string | readonly (string | ScenarioDefinition)[];
   /**
    * The default scenario, applied to every request without a scenario header: a loaded scenario's name, a
-   * path to a scenario file (containing `/` or ending `.json`, `.yaml`, `.yml`), or a definition.
+   * definition, or (Node.js only) a path to a scenario file (containing `/` or ending `.json`, `.yaml`, `.yml`).
    */
   scenario?: string | ScenarioDefinition;
   /** Bound of the request journal, in entries. Default 1000. */

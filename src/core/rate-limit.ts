@@ -10,7 +10,7 @@
  * @module
  */
 import { TRAFFIC_BOUND, boundedMap } from './bounded-map.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError, type GatewayErrorInit } from './errors.js';
 
 /** A rate limit: at most `requests` requests per `interval_s` seconds (a fixed window from the first request). */

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { boundedMap } from './bounded-map.js';
 
 /** Bound of the key → session memo; the least recently used goes first past it. */
@@ -24,7 +25,7 @@ export function sessionOf(sessionHeader: string | undefined, apiKey: string): st
   if (sessionHeader !== undefined && sessionHeader.trim() !== '') return sessionHeader.trim().slice(0, MAX_SESSION_LENGTH);
   let session = sessions.get(apiKey);
   if (session === undefined) {
-    session = `key-${createHash('sha256').update(apiKey).digest('hex').slice(0, 12)}`;
+    session = `key-${bytesToHex(sha256(utf8ToBytes(apiKey))).slice(0, 12)}`;
     sessions.set(apiKey, session);
   }
   return session;

@@ -1,7 +1,7 @@
 /**
  * How a zod validation problem is told, everywhere: the path of the value at fault (`models[3].pricing.prompt`),
  * for request bodies (`validation.ts`, the 400 envelope, whose schemas write their own messages) and for user
- * files and options (`config-file.ts`, `options.ts`); and, for the latter, a short phrase for what was expected.
+ * files and options (`config.ts`, `options.ts`); and, for the latter, a short phrase for what was expected.
  *
  * @module
  */

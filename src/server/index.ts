@@ -11,7 +11,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createGateway, type Gateway, type GatewayOptions } from '../core/gateway.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';

@@ -76,7 +76,7 @@ export function loadMp3Encoder(): Promise<void> {
 }
 
 async function instantiate(): Promise<void> {
-  const { createEncoder, createMp3Encoder } = await import('wasm-media-encoders');
+  const { createEncoder, createMp3Encoder } = await import('./mp3-package.js');
   const bytes = inlinedWasm(createMp3Encoder);
   const encoder = bytes ? await createEncoder('audio/mpeg', bytes) : await createMp3Encoder();
   // The package's encoder object keeps the instance's exports in its (TypeScript-private) `module` field.

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ModelRecord, ProviderEntry } from '../fixtures/schema.js';
 import { parseOrThrow } from '../validation.js';
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../errors.js';
 import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
 import { readJsonBody } from '../request.js';

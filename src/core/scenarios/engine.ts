@@ -9,7 +9,7 @@ import { GatewayError } from '../errors.js';
 import { hash32, hashString } from '../prng.js';
 import { DEFAULT_RETRY_AFTER_S } from '../rate-limit.js';
 import type { Operation } from '../routes.js';
-import { parseScenario, type LoadedScenario } from './load.js';
+import { parseScenario, type LoadedScenario } from './parse.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
 
 /** Header that picks a loaded scenario for one request (README, "Per request: headers"). */

@@ -1,6 +1,6 @@
 /**
  * The scenario file format: an ordered list of rules, each a match and an effect. Validated with zod at load;
- * `scenarios/schema.json` (for editors) is generated from this same schema by `npm run scenarios:schema`.
+ * `scenarios/schema.json` (for editors) is generated from this same schema by `npm run scenarios:generate`.
  *
  * @example
  * # scenarios/rate-limited-then-ok.yaml
@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OPERATIONS } from '../routes.js';
 
 /** The operations a rule can match: each of {@link OPERATIONS}, or `any` for every request (unknown paths too). */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { loadFixtures } from '../../../src/core/fixtures/load.js';
+import { loadFixtures } from '../../../src/node/fixtures.js';
 import { VARIANTS } from '../../../src/core/catalog/variants.js';
 
 const fixtures = loadFixtures();

@@ -1,6 +1,7 @@
 /**
- * Reading a user-supplied JSON or YAML file (fixtures, scenarios, keys) and validating it with zod, with
- * one-line errors that name the file, the path inside it and what was expected.
+ * Reading a user-supplied JSON or YAML file (fixtures, scenarios, keys) and validating it with zod
+ * (`validateConfig` of `src/core/config.ts`), with one-line errors that name the file, the path inside it and what
+ * was expected. Node.js only: browsers take the same data as objects.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import { extname } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type * as z from 'zod';
-import { describeIssue, formatPath } from './zod-issues.js';
+import { ConfigFileError, validateConfig, type ConfigErrorClass } from '../core/config.js';
 
 let yamlModule: typeof Yaml | undefined;
 
@@ -17,45 +18,6 @@ let yamlModule: typeof Yaml | undefined;
 function yaml(): typeof Yaml {
   yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
   return yamlModule;
-}
-
-/**
- * A file given by the user is missing, unreadable, not JSON/YAML, or does not match its schema.
- *
- * The message is one line: `<file>: <path inside it>: <what was expected>`, for example
- * `/srv/fixtures/models.json: models[3].pricing.prompt: expected string, received number`.
- * For a syntax error the path is `line L, column C`. When several problems exist, the first is named and the
- * count of the others is appended.
- */
-export class ConfigFileError extends Error {
-  override name = 'ConfigFileError';
-  /** Path of the file at fault, as it was opened. */
-  readonly file: string;
-  /** Location inside the file (`models[3].pricing.prompt`, `line 4, column 7`), or `''` for the whole file. */
-  readonly location: string;
-
-  constructor(file: string, location: string, problem: string) {
-    super(location ? `${file}: ${location}: ${problem}` : `${file}: ${problem}`);
-    this.file = file;
-    this.location = location;
-  }
-}
-
-/** A constructor of a {@link ConfigFileError} subclass, so each kind of file raises its own error class. */
-export type ConfigErrorClass = new (file: string, location: string, problem: string) => ConfigFileError;
-
-/**
- * Validates `value` against `schema`.
- *
- * @throws {ConfigFileError} (of class `ErrorClass`) naming the first issue's path, plus the count of the others.
- */
-export function validateConfig<S extends z.ZodType>(file: string, value: unknown, schema: S, ErrorClass: ConfigErrorClass = ConfigFileError): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const [first, ...rest] = result.error.issues;
-  if (first === undefined) throw new ErrorClass(file, '', 'does not match its schema');
-  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
-  throw new ErrorClass(file, formatPath(first.path), describeIssue(first) + more);
 }
 
 function errorText(err: unknown): string {
@@ -107,12 +69,11 @@ function parseConfigText(file: string, text: string, ErrorClass: ConfigErrorClas
 }
 
 /**
- * Reads, parses (JSON or YAML by extension) and validates a file.
+ * Reads and parses a file (JSON or YAML by extension), without validating it.
  *
- * @throws {ConfigFileError} (of class `ErrorClass`) when the file is missing or unreadable, has a syntax error,
- *   or does not match `schema`.
+ * @throws {ConfigFileError} (of class `ErrorClass`) when the file is missing or unreadable or has a syntax error.
  */
-export function readConfigFile<S extends z.ZodType>(file: string, schema: S, ErrorClass: ConfigErrorClass = ConfigFileError): z.output<S> {
+export function readConfigValue(file: string, ErrorClass: ConfigErrorClass = ConfigFileError): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -120,5 +81,15 @@ export function readConfigFile<S extends z.ZodType>(file: string, schema: S, Err
     const code = (err as NodeJS.ErrnoException).code;
     throw new ErrorClass(file, '', code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(err)})`);
   }
-  return validateConfig(file, parseConfigText(file, text, ErrorClass), schema, ErrorClass);
+  return parseConfigText(file, text, ErrorClass);
+}
+
+/**
+ * Reads, parses (JSON or YAML by extension) and validates a file.
+ *
+ * @throws {ConfigFileError} (of class `ErrorClass`) when the file is missing or unreadable, has a syntax error,
+ *   or does not match `schema`.
+ */
+export function readConfigFile<S extends z.ZodType>(file: string, schema: S, ErrorClass: ConfigErrorClass = ConfigFileError): z.output<S> {
+  return validateConfig(file, readConfigValue(file, ErrorClass), schema, ErrorClass);
 }

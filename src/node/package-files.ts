@@ -1,7 +1,7 @@
 /**
  * Where the installed package's own files are: the built-in fixtures and scenarios and `package.json`. Node-only
  * (it reads `import.meta.url`); every path of the package is resolved here, from one place two folders below the
- * package root: `src/core/` when run from source, `dist/core/` when built, and `dist/bin/` for the bundled CLI
+ * package root: `src/node/` when run from source, `dist/node/` when built, and `dist/bin/` for the bundled CLI
  * (`npm run build`), so all three find the same files.
  *
  * @module
@@ -17,6 +17,9 @@ export const DEFAULT_FIXTURES_DIR: string = fileURLToPath(new URL('fixtures/', P
 
 /** The package's built-in `scenarios/` folder, an absolute path. */
 export const BUILTIN_SCENARIOS_DIR: string = fileURLToPath(new URL('scenarios/', PACKAGE_ROOT));
+
+/** The package root, an absolute path ending in the path separator. */
+export const PACKAGE_DIR: string = fileURLToPath(PACKAGE_ROOT);
 
 /**
  * The package's version, from its `package.json` (read on each call).

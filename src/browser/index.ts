@@ -1,0 +1,80 @@
+/**
+ * mockrouter in the browser: the same simulator and MSW handlers as in Node.js, for `setupWorker` from
+ * `msw/browser` (a dev server, Storybook, component tests). The package's fixtures and built-in scenarios are
+ * bundled as data; nothing here imports a `node:` module or uses a Node.js global.
+ *
+ * Options that name files or folders (a fixtures folder, a keys file, scenario folders or files) are Node.js-only:
+ * the types below take the data itself instead (loaded fixtures, a key list, scenario definitions).
+ *
+ * @example
+ * import { setupWorker } from 'msw/browser';
+ * import { createMockRouter } from 'mockrouter/browser';
+ *
+ * const mock = createMockRouter({ seed: 42 });
+ * await setupWorker(...mock.handlers).start({ onUnhandledRequest: 'bypass' });
+ * // fetch('https://openrouter.ai/api/v1/models?output_modalities=speech', { headers: { Authorization: 'Bearer sk-test' } })
+ *
+ * @module
+ */
+import type { KeyList } from '../core/accounts.js';
+import type { Fixtures } from '../core/fixtures/schema.js';
+import { createGatewayOn, type Gateway, type GatewayOptions } from '../core/gateway.js';
+import type { ScenarioDefinition } from '../core/scenarios/schema.js';
+import { mockRouterOf, type MockRouterBase } from '../msw/mock-router.js';
+import { browserPlatform } from './platform.js';
+
+/**
+ * Options of {@link createMockRouter} in browsers: the shared options (`GatewayOptions`), with the forms that
+ * name files left out.
+ */
+export interface BrowserMockRouterOptions extends Omit<GatewayOptions, 'fixtures' | 'keys' | 'scenarios' | 'scenario'> {
+  /** The model catalog and known generation records, loaded (`Fixtures`). Default: the package's fixtures. */
+  fixtures?: Fixtures;
+  /**
+   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit?, management?, free_tier? }`,
+   * or a `{ keys: [...] }` object. Default: any non-empty bearer key, unlimited credit.
+   */
+  keys?: KeyList;
+  /** Extra scenario definitions, loaded beside the built-ins. */
+  scenarios?: readonly ScenarioDefinition[];
+  /** The default scenario: a loaded scenario's name or a definition. */
+  scenario?: string | ScenarioDefinition;
+}
+
+/** A mock gateway for `setupWorker` (see {@link MockRouterBase} for its members). */
+export type BrowserMockRouter = MockRouterBase;
+
+/**
+ * Creates a mock gateway for the browser.
+ *
+ * @throws {ScenarioError} for an invalid scenario definition; {@link KeysError} for an invalid key list;
+ *   {@link OptionsError} for an unknown `scenario` name, a bad numeric or time option, or a string where a file
+ *   would be read (`fixtures`, `keys`, `scenarios`, a `scenario` path).
+ */
+export function createMockRouter(options: BrowserMockRouterOptions = {}): BrowserMockRouter {
+  return mockRouterOf(createGatewayOn(browserPlatform, options));
+}
+
+/**
+ * Creates the gateway alone (no handlers), on the browser platform: `gateway.handle` answers a `CoreRequest`.
+ *
+ * @throws the errors of {@link createMockRouter}.
+ */
+export function createGateway(options: BrowserMockRouterOptions = {}): Gateway {
+  return createGatewayOn(browserPlatform, options);
+}
+
+export type { Gateway, GatewayOptions } from '../core/gateway.js';
+export type { MockRouterBase } from '../msw/mock-router.js';
+export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/errors.js';
+export type { CoreRequest, CoreResponse, CoreBody } from '../core/types.js';
+export { Journal, type JournalEntry, type JournalFilter } from '../core/journal.js';
+export { ScenarioError } from '../core/scenarios/parse.js';
+export { FixtureError } from '../core/fixtures/parse.js';
+export { ConfigFileError } from '../core/config.js';
+export { KeysError, type KeyList, type KeyEntry } from '../core/accounts.js';
+export { OptionsError } from '../core/options.js';
+export type { Fixtures } from '../core/fixtures/schema.js';
+export type { Clock } from '../core/clock.js';
+export type { Scenario, ScenarioDefinition, Rule } from '../core/scenarios/schema.js';
+export { OPENROUTER_BASE_URL } from '../msw/handlers.js';

@@ -1,0 +1,24 @@
+/**
+ * The browser platform of the core (`src/core/platform.ts`): the package's fixtures and built-in scenarios bundled
+ * as data (JSON modules your bundler inlines), and no file reading, so options that name files or folders are
+ * refused with an `OptionsError`.
+ *
+ * @module
+ */
+import builtins from '../../scenarios/builtins.json' with { type: 'json' };
+import generations from '../../fixtures/generations.json' with { type: 'json' };
+import models from '../../fixtures/models.json' with { type: 'json' };
+import { fixturesOf } from '../core/fixtures/parse.js';
+import type { Fixtures, GenerationsFile, ModelsFile } from '../core/fixtures/schema.js';
+import type { Platform } from '../core/platform.js';
+import { parseBuiltinScenarios, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
+
+let fixtures: Fixtures | undefined;
+let scenarios: LoadedScenario[] | undefined;
+
+/** Browsers: the package's data, bundled; no files. */
+export const browserPlatform: Platform = {
+  // The package's own fixtures are validated by its tests (`test/fixtures.test.ts`), not at run time.
+  defaultFixtures: () => (fixtures ??= fixturesOf(models as unknown as ModelsFile, generations as unknown as GenerationsFile)),
+  builtinScenarios: () => (scenarios ??= parseBuiltinScenarios((builtins as { scenarios: BuiltinScenarioData[] }).scenarios)),
+};

@@ -1,0 +1,48 @@
+/**
+ * Validating user-supplied configuration (fixtures, scenarios, keys) with zod, with one-line errors that name the
+ * file (or option), the path inside it and what was expected. Pure: reading files is Node.js-only
+ * (`src/node/config-file.ts`).
+ *
+ * @module
+ */
+import type * as z from 'zod';
+import { describeIssue, formatPath } from './zod-issues.js';
+
+/**
+ * A file given by the user is missing, unreadable, not JSON/YAML, or does not match its schema.
+ *
+ * The message is one line: `<file>: <path inside it>: <what was expected>`, for example
+ * `/srv/fixtures/models.json: models[3].pricing.prompt: expected string, received number`.
+ * For a syntax error the path is `line L, column C`. When several problems exist, the first is named and the
+ * count of the others is appended.
+ */
+export class ConfigFileError extends Error {
+  override name = 'ConfigFileError';
+  /** Path of the file at fault, as it was opened. */
+  readonly file: string;
+  /** Location inside the file (`models[3].pricing.prompt`, `line 4, column 7`), or `''` for the whole file. */
+  readonly location: string;
+
+  constructor(file: string, location: string, problem: string) {
+    super(location ? `${file}: ${location}: ${problem}` : `${file}: ${problem}`);
+    this.file = file;
+    this.location = location;
+  }
+}
+
+/** A constructor of a {@link ConfigFileError} subclass, so each kind of file raises its own error class. */
+export type ConfigErrorClass = new (file: string, location: string, problem: string) => ConfigFileError;
+
+/**
+ * Validates `value` against `schema`.
+ *
+ * @throws {ConfigFileError} (of class `ErrorClass`) naming the first issue's path, plus the count of the others.
+ */
+export function validateConfig<S extends z.ZodType>(file: string, value: unknown, schema: S, ErrorClass: ConfigErrorClass = ConfigFileError): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const [first, ...rest] = result.error.issues;
+  if (first === undefined) throw new ErrorClass(file, '', 'does not match its schema');
+  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
+  throw new ErrorClass(file, formatPath(first.path), describeIssue(first) + more);
+}

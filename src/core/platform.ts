@@ -1,0 +1,32 @@
+/**
+ * What the core takes from the platform it runs on, the one place Node.js and browsers differ: where the package's
+ * own data comes from (read from the package's files in Node.js, bundled in browsers), and reading the files and
+ * folders that options may name (Node.js only). `src/node/platform.ts` and `src/browser/platform.ts` implement it.
+ *
+ * @module
+ */
+import type { KeyEntryOutput } from './accounts.js';
+import type { Fixtures } from './fixtures/schema.js';
+import type { LoadedScenario } from './scenarios/parse.js';
+
+/** Reading what options name by path; each method throws the error of its kind (file, path inside it, problem). */
+export interface PlatformFiles {
+  /** `models.json` and `generations.json` of a folder (option `fixtures`); throws `FixtureError`. */
+  fixtures(dir: string): Fixtures;
+  /** A JSON/YAML keys file (option `keys`); throws `KeysError`. */
+  keys(file: string): KeyEntryOutput[];
+  /** One scenario file (option `scenario`); throws `ScenarioError`. */
+  scenarioFile(file: string): LoadedScenario;
+  /** Every scenario file of a folder, in name order (option `scenarios`); throws `ScenarioError`. */
+  scenarioDir(dir: string): LoadedScenario[];
+}
+
+/** The platform a gateway runs on. */
+export interface Platform {
+  /** The package's own fixtures: the catalog and generation records served by default. */
+  defaultFixtures(): Fixtures;
+  /** The package's built-in scenarios (`scenarios/builtins.json`), read on first use. */
+  builtinScenarios(): readonly LoadedScenario[];
+  /** Reading files and folders named by options; absent where there is no file system (browsers). */
+  readonly files?: PlatformFiles | undefined;
+}

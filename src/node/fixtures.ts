@@ -1,0 +1,48 @@
+/**
+ * Reading the fixture files (`models.json`, `generations.json`) from a folder, Node.js only; validation is
+ * `parseFixtures` of `src/core/fixtures/parse.ts`.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FixtureError, fixturesOf, parseFixtures } from '../core/fixtures/parse.js';
+import type { Fixtures, GenerationsFile, ModelsFile } from '../core/fixtures/schema.js';
+import { readConfigValue } from './config-file.js';
+import { DEFAULT_FIXTURES_DIR } from './package-files.js';
+
+let defaultFixtures: Fixtures | undefined;
+
+/**
+ * Reads and validates `models.json` and `generations.json` from `dir`.
+ *
+ * @param dir Folder holding both files. Default: the package's own `fixtures/` folder; that result is loaded once
+ *   per process and the same object is returned on every later call (treat it as read-only).
+ * @returns The validated fixtures (records keep unknown keys).
+ * @throws {FixtureError} when a file is missing or unreadable, is not JSON, violates its schema, or refers to
+ *   something that does not exist (an alias target, a speech entry) — see {@link FixtureError} for the message.
+ */
+export function loadFixtures(dir?: string): Fixtures {
+  if (dir === undefined) {
+    defaultFixtures ??= loadTrusted(DEFAULT_FIXTURES_DIR);
+    return defaultFixtures;
+  }
+  const modelsPath = join(dir, 'models.json');
+  const generationsPath = join(dir, 'generations.json');
+  const models = readConfigValue(modelsPath, FixtureError);
+  const generations = readConfigValue(generationsPath, FixtureError);
+  return parseFixtures(models, generations, modelsPath, generationsPath);
+}
+
+/**
+ * The package's own fixtures, read without schema validation: they are generated, committed, and validated by
+ * `test/fixtures.test.ts` (the schemas and cross-checks of `parseFixtures`). This saves ~15 ms of start-up,
+ * most of it zod's first, cold validation.
+ */
+function loadTrusted(dir: string): Fixtures {
+  const models = JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as ModelsFile;
+  const generations = JSON.parse(readFileSync(join(dir, 'generations.json'), 'utf8')) as GenerationsFile;
+  return fixturesOf(models, generations);
+}
+
+export { FixtureError };

@@ -1,0 +1,22 @@
+/**
+ * The Node.js platform of the core (`src/core/platform.ts`): the package's fixtures and built-in scenarios read
+ * from its files, and the files and folders that options name.
+ *
+ * @module
+ */
+import type { Platform } from '../core/platform.js';
+import { loadFixtures } from './fixtures.js';
+import { loadKeys } from './keys.js';
+import { loadBuiltinScenarios, loadScenarioDir, loadScenarioFile } from './scenarios.js';
+
+/** Node.js: the package's own files, and every option that names a file or folder. */
+export const nodePlatform: Platform = {
+  defaultFixtures: () => loadFixtures(),
+  builtinScenarios: loadBuiltinScenarios,
+  files: {
+    fixtures: (dir) => loadFixtures(dir),
+    keys: (file) => loadKeys(file),
+    scenarioFile: loadScenarioFile,
+    scenarioDir: loadScenarioDir,
+  },
+};

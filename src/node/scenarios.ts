@@ -1,0 +1,58 @@
+/**
+ * Reading scenario files and folders (JSON or YAML), and the package's built-in scenarios
+ * (`scenarios/builtins.json`), Node.js only; validation is `src/core/scenarios/parse.ts`.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { parseBuiltinScenarios, ScenarioError, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
+import { ScenarioSchema } from '../core/scenarios/schema.js';
+import { readConfigFile } from './config-file.js';
+import { BUILTIN_SCENARIOS_DIR, PACKAGE_DIR } from './package-files.js';
+
+const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+/** Generated files of the package's `scenarios/` folder, which are not scenarios. */
+const GENERATED = new Set(['schema.json', 'builtins.json']);
+
+/**
+ * Reads one scenario file (JSON or YAML).
+ *
+ * @throws {ScenarioError} when the file is missing, has a syntax error or does not match the schema.
+ */
+export function loadScenarioFile(file: string): LoadedScenario {
+  return { scenario: readConfigFile(file, ScenarioSchema, ScenarioError), source: file };
+}
+
+/**
+ * Reads every `*.json`, `*.yaml` and `*.yml` file of `dir`, in name order (not recursive; `schema.json` and
+ * `builtins.json` are skipped).
+ *
+ * @throws {ScenarioError} for a missing folder or any invalid file.
+ */
+export function loadScenarioDir(dir: string): LoadedScenario[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ScenarioError(dir, '', code === 'ENOENT' ? 'folder not found' : `cannot read folder (${code ?? String(err)})`);
+  }
+  return names
+    .filter((name) => SCENARIO_EXTENSIONS.has(extname(name).toLowerCase()) && !GENERATED.has(name))
+    .map((name) => loadScenarioFile(join(dir, name)));
+}
+
+let builtins: LoadedScenario[] | undefined;
+
+/**
+ * The built-in scenarios, read once per process from `scenarios/builtins.json` (no YAML parsing); each `source`
+ * is the absolute path of its YAML file.
+ */
+export function loadBuiltinScenarios(): LoadedScenario[] {
+  if (!builtins) {
+    const data = JSON.parse(readFileSync(join(BUILTIN_SCENARIOS_DIR, 'builtins.json'), 'utf8')) as { scenarios: BuiltinScenarioData[] };
+    builtins = parseBuiltinScenarios(data.scenarios.map((entry) => ({ ...entry, source: join(PACKAGE_DIR, entry.source) })));
+  }
+  return builtins;
+}
