@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from './core/config.js';
+import { corsPolicyOf } from './core/cors.js';
 import { OptionsError } from './core/options.js';
 import { packageVersion } from './node/package-files.js';
 import { createLogger } from './server/logger.js';
@@ -28,6 +29,16 @@ function generationDelay(value: string): number | 'realistic' {
   } catch {
     throw new InvalidArgumentError(`expected a whole number of ms from 0 to 3600000, or "realistic", got "${value}"`);
   }
+}
+
+/** `--cors`: `*` or comma-separated origins `scheme://host[:port]`, checked as option `cors` is (src/core/cors.ts). */
+function corsOrigins(value: string): string {
+  try {
+    corsPolicyOf(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as OptionsError).problem);
+  }
+  return value;
 }
 
 /** The flag that sets each option of `startServer`, for messages about an invalid option. */
@@ -54,6 +65,7 @@ const program = new Command()
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
   .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
+  .addOption(new Option('--cors <origins>', 'origins browser pages may call from (CORS): * for any (the admin API stays same-origin), or comma-separated origins like http://localhost:5173,https://app.example (only those; they may call the admin API too)').default('*').argParser(corsOrigins))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
@@ -73,6 +85,7 @@ const flags = program.opts<{
   journalSize: number;
   admin: boolean;
   adminToken?: string;
+  cors: string;
   quiet?: boolean;
 }>();
 
@@ -95,6 +108,7 @@ try {
     generationDelayMs: flags.generationDelay,
     admin: flags.admin,
     ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    cors: flags.cors,
     logger: flags.quiet ? undefined : await createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);

@@ -111,6 +111,8 @@ describe('mockrouter CLI', () => {
     [['--bogus'], /unknown option '--bogus'/],
     [['--generation-delay', 'fast'], /--generation-delay.*expected a whole number of ms from 0 to 3600000, or "realistic", got "fast"/],
     [['--scenario', 'nope'], /^mockrouter: --scenario: unknown scenario "nope"; loaded scenarios: bad-gateway, /],
+    [['--cors', 'localhost:5173'], /--cors <origins>.*expected "\*" or origins scheme:\/\/host\[:port\] separated by commas, such as http:\/\/localhost:5173,https:\/\/app\.example; got "localhost:5173"/],
+    [['--cors', 'http://localhost:5173/app,*'], /--cors <origins>.*got "http:\/\/localhost:5173\/app"/],
   ])('fails at startup on bad flags: %j', async (args, message) => {
     const cli = run(args);
     expect(await cli.exit).toBe(1);
@@ -121,7 +123,26 @@ describe('mockrouter CLI', () => {
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+  });
+
+  it('answers browsers from the origins of --cors, on the API and the admin API', async () => {
+    const cli = run(['--port', '0', '--quiet', '--cors', 'http://localhost:5173']);
+    const baseUrl = await ready(cli);
+    const origin = new URL(baseUrl).origin;
+    const preflight = (url: string, from: string) =>
+      fetch(url, { method: 'OPTIONS', headers: { Origin: from, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const api = await preflight(`${baseUrl}/audio/speech`, 'http://localhost:5173');
+    expect(api.status).toBe(204);
+    expect(api.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const admin = await preflight(`${origin}/__mock/reset`, 'http://localhost:5173');
+    expect(admin.status).toBe(204);
+    expect(admin.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const other = await preflight(`${baseUrl}/audio/speech`, 'https://app.example');
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
   });
 
   it.each(['--version', '-V'])('prints the package version with %s, and nothing else', async (flag) => {

@@ -5,6 +5,7 @@
  * @module
  */
 import { http, type HttpHandler } from 'msw';
+import { corsPolicyOf, type CorsOption } from '../core/cors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { ROUTES, interceptPattern } from '../core/routes.js';
@@ -13,8 +14,20 @@ import { toCoreRequest, toHttpResponse } from './convert.js';
 /** The real gateway's base URL, matched by the fallback handler. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
-function respond(gateway: Gateway) {
-  const answer = frontDoor(gateway, { admin: 'off' });
+/** Options of {@link createHandlers}. */
+export interface HandlerOptions {
+  /**
+   * Which origins may call cross-origin (requests with an `Origin` header): `*` (any, the default, as the gateway),
+   * or origins `scheme://host[:port]`, as a comma-separated string or a list. An allowed origin's `OPTIONS`
+   * preflight gets 204 with the `Access-Control-Allow-*` headers, and its other responses
+   * `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`; another origin's preflight gets a 403
+   * envelope. See `src/core/cors.ts`.
+   */
+  cors?: CorsOption | undefined;
+}
+
+function respond(gateway: Gateway, options: HandlerOptions) {
+  const answer = frontDoor(gateway, { admin: 'off', cors: corsPolicyOf(options.cors) });
   return async ({ request }: { request: Request }) => toHttpResponse(answer(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
 }
 
@@ -39,10 +52,17 @@ const PATTERNS: readonly RegExp[] = [
  * - `https://openrouter.ai/api/v1/*`: every other path of the real gateway gets the 404 envelope. Other
  *   origins' unknown paths are left alone, so the handlers do not swallow the rest of a test's traffic.
  *
+ * An explicit `OPTIONS` preflight (with `Origin` and `Access-Control-Request-Method`) on those paths is answered as
+ * the standalone server answers it, and responses to requests with an `Origin` carry the CORS headers
+ * (`options.cors`, default any origin).
+ *
+ * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins.
  * @example
  * const server = setupServer(...createHandlers(createGateway()));
+ * @example
+ * const handlers = createHandlers(createGateway(), { cors: ['http://localhost:5173'] });
  */
-export function createHandlers(gateway: Gateway): HttpHandler[] {
-  const resolver = respond(gateway);
+export function createHandlers(gateway: Gateway, options: HandlerOptions = {}): HttpHandler[] {
+  const resolver = respond(gateway, options);
   return PATTERNS.map((pattern) => http.all(pattern, resolver));
 }

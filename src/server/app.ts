@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { corsPolicyOf, type CorsOption } from '../core/cors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { expectationFailed, frameworkError, hostRequired, malformedRequest } from '../core/http-faults.js';
@@ -36,6 +37,12 @@ export interface AppOptions {
   timeouts?: Partial<ServerTimeouts> | undefined;
   /** Require this token on admin requests but health (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
   adminToken?: string | undefined;
+  /**
+   * Which origins may call cross-origin: `*` (any, the default, as the gateway; the admin API stays same-origin),
+   * or origins `scheme://host[:port]`, as a comma-separated string or a list (they may call the admin API too).
+   * See `src/core/cors.ts`.
+   */
+  cors?: CorsOption | undefined;
 }
 
 /**
@@ -59,10 +66,21 @@ export type ServerTimeouts = { [K in keyof typeof SERVER_TIMEOUTS]: number };
 
 /**
  * Builds the fastify app (not listening). Routes: the admin API under `/__mock/` ({@link handleAdmin}) and, for
- * any method, every other path through {@link Gateway.handle}. Request bodies are taken as raw bytes whatever
- * their content type, so the core validates them the same way in both modes. Timeouts: {@link SERVER_TIMEOUTS}.
+ * any method (`OPTIONS` too: CORS preflights are answered by the core's front door), every other path through
+ * {@link Gateway.handle}. Request bodies are taken as raw bytes whatever their content type, so the core validates
+ * them the same way in both modes. Timeouts: {@link SERVER_TIMEOUTS}. The envelopes of fastify's own errors carry
+ * the same CORS headers as the core's answers.
+ *
+ * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins.
  */
-export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides }: AppOptions): FastifyInstance {
+export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides, cors }: AppOptions): FastifyInstance {
+  const answer = frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken, cors: corsPolicyOf(cors) });
+  /** A response the server makes itself, with the CORS headers the core would add for `request`. */
+  const own = (request: { url?: string | undefined; headers: CoreRequest['headers'] }, result: CoreResponse) => {
+    const url = request.url ?? '/';
+    const q = url.indexOf('?');
+    return answer.withCors({ path: q === -1 ? url : url.slice(0, q), headers: request.headers }, result);
+  };
   const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...overrides };
   const app = Fastify({
     logger: false,
@@ -82,11 +100,11 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       );
       server.setTimeout(timeouts.idle);
       // An `Expect` other than 100-continue: the envelope instead of Node's bare 417.
-      server.on('checkExpectation', (request, response) => writeResult(response, expectationFailed(String(request.headers.expect))));
+      server.on('checkExpectation', (request, response) => writeResult(response, own(request, expectationFailed(String(request.headers.expect)))));
       return server;
     },
     return503OnClosing: false,
-    frameworkErrors: (error, _request, reply) => sendResult(reply as FastifyReply, frameworkError((error as FastifyError).statusCode ?? 400, error.message)),
+    frameworkErrors: (error, request, reply) => sendResult(reply as FastifyReply, own(request, frameworkError((error as FastifyError).statusCode ?? 400, error.message))),
     clientErrorHandler: (error, socket) => {
       // Malformed HTTP that Node's parser rejects before any route runs (bad Content-Length, bad header).
       if (!socket.writable) return;
@@ -110,7 +128,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
     done();
   };
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => sendResult(reply, frameworkError(error.statusCode, error.message)));
+  app.setErrorHandler((error: FastifyError, request, reply) => sendResult(reply, own(request, frameworkError(error.statusCode, error.message))));
 
   /** What each request was answered with, for the log line. */
   const answered = new WeakMap<object, CoreResponse>();
@@ -148,11 +166,10 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       body: request.body as Buffer | undefined,
     };
   };
-  const answer = frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken });
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
     if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && !request.headers.host) {
-      send(request, reply, hostRequired());
+      send(request, reply, own(request, hostRequired()));
       return;
     }
     send(request, reply, answer(toCore(request)));

@@ -11,6 +11,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import type { CorsOption } from '../core/cors.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
@@ -43,6 +44,12 @@ export interface ServerOptions extends GatewayOptions {
   admin?: boolean;
   /** Require this token on admin requests but `GET /__mock/health` (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
   adminToken?: string;
+  /**
+   * Which origins may call from a browser (CORS): `*`, the default, lets any origin call the API (as the gateway
+   * does) but not the admin API; origins `scheme://host[:port]` (a comma-separated string or a list, e.g.
+   * `['http://localhost:5173']`) may call the API and the admin API, others may not. `*` and origins may be mixed.
+   */
+  cors?: CorsOption;
 }
 
 /** A running standalone server. */
@@ -62,12 +69,13 @@ export interface RunningServer {
 /**
  * Starts the standalone server.
  *
- * @throws {FixtureError} for invalid fixtures; the listen error (for example `EADDRINUSE`, with `code`) when the
- *   port cannot be bound.
+ * @throws {FixtureError} for invalid fixtures; `OptionsError` for a bad option (`cors` among them: not `*` or
+ *   `scheme://host[:port]` origins); the listen error (for example `EADDRINUSE`, with `code`) when the port cannot
+ *   be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const gateway = createGateway(options);
-  const app = buildApp({ gateway, logger: options.logger, admin: options.admin, adminToken: options.adminToken, timeouts: options.timeouts });
+  const app = buildApp({ gateway, logger: options.logger, admin: options.admin, adminToken: options.adminToken, timeouts: options.timeouts, cors: options.cors });
   const host = options.host ?? DEFAULT_HOST;
   await app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const { port } = app.server.address() as AddressInfo;

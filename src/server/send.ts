@@ -66,11 +66,20 @@ function byteLength(body: string | Uint8Array): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
+/** Statuses whose responses have no body and no `Content-Length` (RFC 9110, sections 8.6 and 15.3.5). */
+const NO_CONTENT = new Set([204, 304]);
+
 /**
- * Writes a result whose body is whole (`null`, text or bytes) at once, with its `Content-Length`. A streamed body
- * is not written here (see {@link sendResult}).
+ * Writes a result whose body is whole (`null`, text or bytes) at once, with its `Content-Length` (none for a 204,
+ * such as a CORS preflight, or a 304, which have no body). A streamed body is not written here (see
+ * {@link sendResult}).
  */
 export function writeResult(raw: ServerResponse, result: CoreResponse): void {
+  if (NO_CONTENT.has(result.status)) {
+    raw.writeHead(result.status, reasonPhrase(result.status), result.headers);
+    raw.end();
+    return;
+  }
   const body = isStreamed(result.body) ? '' : (result.body ?? '');
   raw.writeHead(result.status, reasonPhrase(result.status), { ...result.headers, 'Content-Length': String(byteLength(body)) });
   raw.end(body);
