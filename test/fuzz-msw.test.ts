@@ -21,7 +21,7 @@ import { FUZZ_KEYS } from './support/fuzz/discovery.js';
 import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './support/fuzz/discovery-requests.js';
 import { GenerationIds } from './support/fuzz/fixtures.js';
 import { fuzz, primeGenerations } from './support/fuzz/run.js';
-import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, RUNS, SEED } from './support/fuzz/settings.js';
+import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, READ_RUNS, RUNS, SEED } from './support/fuzz/settings.js';
 import { fetchTransport } from './support/fuzz/transports.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 
@@ -80,10 +80,10 @@ describe('fuzz (msw)', () => {
     ['model endpoints', endpointsRequest, 'endpoints'],
     ['current key', keyRequest, 'key'],
     ['credits', creditsRequest, 'credits'],
-  ] as const)(`%s: ${RUNS} generated requests`, async (_, arbitrary, label) => {
-    const stats = await fuzz({ arbitrary, transport, gateway: mock.gateway, known });
+  ] as const)(`%s: ${READ_RUNS} generated requests`, async (_, arbitrary, label) => {
+    const stats = await fuzz({ arbitrary, transport, gateway: mock.gateway, known, runs: READ_RUNS });
     console.log(stats.summary(`msw ${label}`));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
+    expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.1);
   }, PROPERTY_TIMEOUT_MS);
 
   describe('with a keys file', () => {
@@ -92,10 +92,10 @@ describe('fuzz (msw)', () => {
     beforeAll(() => server.use(...keyed.handlers));
     afterAll(() => server.resetHandlers());
 
-    it(`key and credits: ${RUNS} generated requests`, async () => {
-      const stats = await fuzz({ arbitrary: accountRequest, transport, gateway: keyed.gateway, known, keys: FUZZ_KEYS });
+    it(`key and credits: ${READ_RUNS} generated requests`, async () => {
+      const stats = await fuzz({ arbitrary: accountRequest, transport, gateway: keyed.gateway, known, keys: FUZZ_KEYS, runs: READ_RUNS });
       console.log(stats.summary('msw key and credits (keys file)'));
-      expect(stats.ok).toBeGreaterThan(RUNS * 0.05);
+      expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.05);
       expect(stats.statuses.get('403')).toBeGreaterThan(0);
     }, PROPERTY_TIMEOUT_MS);
   });

@@ -20,7 +20,7 @@ import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCou
 import { GenerationIds } from './support/fuzz/fixtures.js';
 import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
 import { fuzz, primeGenerations } from './support/fuzz/run.js';
-import { PROPERTY_TIMEOUT_MS, RAW_RUNS, RUNS, SEED } from './support/fuzz/settings.js';
+import { PROPERTY_TIMEOUT_MS, RAW_RUNS, READ_RUNS, RUNS, SEED } from './support/fuzz/settings.js';
 import { httpTransport } from './support/fuzz/transports.js';
 
 const rejections: unknown[] = [];
@@ -70,10 +70,10 @@ describe('fuzz (server)', () => {
     ['model endpoints', endpointsRequest, 'endpoints'],
     ['current key', keyRequest, 'key'],
     ['credits', creditsRequest, 'credits'],
-  ] as const)(`%s: ${RUNS} generated requests`, async (_, arbitrary, label) => {
-    const stats = await fuzz({ arbitrary, transport, gateway: server.gateway, known });
+  ] as const)(`%s: ${READ_RUNS} generated requests`, async (_, arbitrary, label) => {
+    const stats = await fuzz({ arbitrary, transport, gateway: server.gateway, known, runs: READ_RUNS });
     console.log(stats.summary(`server ${label}`));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
+    expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.1);
   }, PROPERTY_TIMEOUT_MS);
 
   describe('with a keys file', () => {
@@ -88,10 +88,10 @@ describe('fuzz (server)', () => {
       await keyed?.close();
     });
 
-    it(`key and credits: ${RUNS} generated requests`, async () => {
-      const stats = await fuzz({ arbitrary: accountRequest, transport: keyedTransport, gateway: keyed.gateway, known, keys: FUZZ_KEYS });
+    it(`key and credits: ${READ_RUNS} generated requests`, async () => {
+      const stats = await fuzz({ arbitrary: accountRequest, transport: keyedTransport, gateway: keyed.gateway, known, keys: FUZZ_KEYS, runs: READ_RUNS });
       console.log(stats.summary('server key and credits (keys file)'));
-      expect(stats.ok).toBeGreaterThan(RUNS * 0.05);
+      expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.05);
       expect(stats.statuses.get('403')).toBeGreaterThan(0);
     }, PROPERTY_TIMEOUT_MS);
   });

@@ -151,9 +151,10 @@ describe.each(modes)('GET /key and GET /credits without a keys file ($name)', (m
 });
 
 describe('keyLabel', () => {
-  it.for(['sk-or-v1-0123456789abcdef', 'sk-test-1', 'k', 'abcdefghijkl', 'sk-😀-emoji-key-0000'])('never shows the whole key: %s', (k) => {
+  it.for(['sk-or-v1-0123456789abcdef', 'sk-test-1', 'k', 'x...', 'abcdefghijkl', 'sk-😀-emoji-key-0000'])('never shows the whole key: %s', (k) => {
     const label = keyLabel(k);
     expect(label).toContain('...');
+    expect(label).not.toBe(k);
     expect(label.replace('...', '')).not.toBe(k);
     expect(label.length).toBeLessThanOrEqual(18);
   });

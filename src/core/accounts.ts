@@ -100,7 +100,9 @@ export function parseKeys(list: KeyList): KeyEntryOutput[] {
 export function keyLabel(key: string): string {
   const chars = [...key];
   const tail = chars.length >= 12 ? chars.slice(-3).join('') : '';
-  return `${chars.slice(0, Math.min(12, Math.floor(chars.length / 3))).join('')}...${tail}`;
+  const label = `${chars.slice(0, Math.min(12, Math.floor(chars.length / 3))).join('')}...${tail}`;
+  // A short key that itself ends in `...` could read as its own label.
+  return label === key ? '...' : label;
 }
 
 /** A fresh account for a key entry. */

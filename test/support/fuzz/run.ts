@@ -54,19 +54,21 @@ export interface PropertyOptions {
   clearJournalEvery?: number;
   /** The keys file the gateway was started with, if any (the reference model needs it). */
   keys?: readonly FuzzKey[] | undefined;
+  /** How many requests to generate; default {@link RUNS}. */
+  runs?: number;
 }
 
 /** The last journal sequence number seen per gateway (it survives `journal.clear()`, which empties `last()`). */
 const lastSeqOf = new WeakMap<Gateway, number>();
 
 /**
- * Runs {@link RUNS} generated requests (seed {@link SEED}) through `transport` and checks each answer (`check`)
+ * Runs `runs` ({@link RUNS} by default) generated requests (seed {@link SEED}) through `transport` and checks each answer (`check`)
  * and its journal entry (`checkJournal`).
  *
  * @returns the statistics.
  * @throws the first counterexample, shrunk, with the oracle's message (fast-check's `assert`).
  */
-export async function fuzz({ arbitrary, transport, gateway, known, clearJournalEvery = 500, keys }: PropertyOptions): Promise<Stats> {
+export async function fuzz({ arbitrary, transport, gateway, known, clearJournalEvery = 500, keys, runs = RUNS }: PropertyOptions): Promise<Stats> {
   const stats = new Stats();
   const currentSeq = () => {
     const seq = gateway.journal.last()?.seq ?? lastSeqOf.get(gateway) ?? 0;
@@ -90,7 +92,7 @@ export async function fuzz({ arbitrary, transport, gateway, known, clearJournalE
         gateway.journal.clear();
       }
     }),
-    { numRuns: RUNS, seed: SEED },
+    { numRuns: runs, seed: SEED },
   );
   return stats;
 }

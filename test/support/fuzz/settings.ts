@@ -8,6 +8,12 @@
 
 /** Runs per operation and mode: 10,000 by default, `FUZZ_RUNS=<n>` for local deep runs. */
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 10_000) || 10_000);
+/**
+ * Runs per discovery or account read (`GET /models`, `/models/count`, endpoints, `/key`, `/credits`) and mode: a
+ * fifth of {@link RUNS} (2,000 by default). These reads take no body and few parameters, so fewer cases cover
+ * them, and the suite stays within a few minutes.
+ */
+export const READ_RUNS = Math.max(1, Math.round(RUNS / 5));
 /** Raw-socket runs against the standalone server: 500 by default, `FUZZ_RAW_RUNS=<n>`. */
 export const RAW_RUNS = Math.max(1, Number(process.env.FUZZ_RAW_RUNS ?? 500) || 500);
 /** Fixed seed so CI is reproducible; `FUZZ_SEED=<n>` explores other sequences. */
