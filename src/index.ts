@@ -15,10 +15,11 @@
 import { createGateway, type GatewayOptions } from './node/gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { assertMswCompatible } from './msw/compat.js';
+import type { HandlerOptions } from './msw/handlers.js';
 import { mockRouterOf, type MockRouterBase } from './msw/mock-router.js';
 
-/** Options of {@link createMockRouter}; see {@link GatewayOptions} for each. */
-export type MockRouterOptions = GatewayOptions;
+/** Options of {@link createMockRouter}: the gateway's ({@link GatewayOptions}) and the handlers' (`cors`). */
+export type MockRouterOptions = GatewayOptions & HandlerOptions;
 
 /** A mock gateway for in-process use in Node.js (see {@link MockRouterBase} for its members). */
 export interface MockRouter extends MockRouterBase {
@@ -43,7 +44,7 @@ export interface MockRouter extends MockRouterBase {
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   assertMswCompatible();
-  return { ...mockRouterOf(createGateway(options)), attach: attachToServer };
+  return { ...mockRouterOf(createGateway(options), options), attach: attachToServer };
 }
 
 export { createGateway, type Gateway, type GatewayOptions } from './node/gateway.js';

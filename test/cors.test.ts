@@ -3,18 +3,12 @@
  * the headers of actual responses, the admin API kept same-origin, a narrowed policy, bad `cors` values. Requests
  * are Node's `fetch` with an explicit `Origin` (undici sends it as given), so no browser is needed.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMiddleware } from '@mswjs/http-middleware';
-import express from 'express';
-import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS_EXPOSE_HEADERS, DEFAULT_CORS_POLICY, corsPolicyOf, type CorsOption } from '../src/core/cors.js';
-import { createGateway, OptionsError, type Gateway } from '../src/index.js';
-import { errorOnUnhandled } from '../src/msw/compat.js';
+import { createGateway, createMockRouter, OptionsError } from '../src/index.js';
 import { createHandlers } from '../src/msw/handlers.js';
 import { startServer } from '../src/server/index.js';
-import { allModes, asMiddlewareHandlers, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
+import { allModes, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const PAGE = 'http://localhost:5173';
@@ -46,37 +40,9 @@ function exposed(res: Response): string[] {
 
 const EXPOSE = CORS_EXPOSE_HEADERS.map((name) => name.toLowerCase());
 
-/**
- * Starts `mode` with `cors`. `createMockRouter` takes no `cors` yet, so the in-process modes build their handlers
- * with `createHandlers(gateway, { cors })`, as `createMockRouter` will.
- */
-async function startWithCors(mode: Mode, cors: CorsOption): Promise<RunningMode> {
-  if (mode.name === 'server') {
-    const server = await startServer({ port: 0, cors });
-    return { baseUrl: server.baseUrl, adminUrl: server.url, gateway: server.gateway, stop: () => server.close() };
-  }
-  const gateway: Gateway = createGateway();
-  const handlers = createHandlers(gateway, { cors });
-  if (mode.name === 'msw') {
-    const server = setupServer(...handlers);
-    server.listen(errorOnUnhandled());
-    return { baseUrl: 'https://openrouter.ai/api/v1', gateway, stop: async () => server.close() };
-  }
-  const app = express();
-  app.use(createMiddleware(...asMiddlewareHandlers(handlers)));
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
-    gateway,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+/** Starts `mode` with `cors` (option `cors` of `createMockRouter` and `startServer`). */
+function startWithCors(mode: Mode, cors: CorsOption): Promise<RunningMode> {
+  return mode.start({ cors });
 }
 
 for (const mode of allModes) {
@@ -279,6 +245,7 @@ describe('CORS, what only the standalone server shows', () => {
   it('rejects a bad cors option before listening, naming it', async () => {
     await expect(startServer({ port: 0, cors: 'localhost:5173' })).rejects.toMatchObject({ name: 'OptionsError', option: 'cors' });
     expect(() => createHandlers(createGateway(), { cors: ['http://ok.example', 'ftp:/x'] })).toThrow(OptionsError);
+    expect(() => createMockRouter({ cors: 'localhost:5173' })).toThrow(expect.objectContaining({ name: 'OptionsError', option: 'cors' }));
   });
 });
 

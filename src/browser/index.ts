@@ -20,14 +20,15 @@ import type { KeyList } from '../core/accounts.js';
 import type { Fixtures } from '../core/fixtures/schema.js';
 import { createGatewayOn, type Gateway, type GatewayOptions } from '../core/gateway.js';
 import type { ScenarioDefinition } from '../core/scenarios/schema.js';
+import type { HandlerOptions } from '../msw/handlers.js';
 import { mockRouterOf, type MockRouterBase } from '../msw/mock-router.js';
 import { browserPlatform } from './platform.js';
 
 /**
  * Options of {@link createMockRouter} in browsers: the shared options (`GatewayOptions`), with the forms that
- * name files left out.
+ * name files left out, and the handlers' `cors`.
  */
-export interface BrowserMockRouterOptions extends Omit<GatewayOptions, 'fixtures' | 'keys' | 'scenarios' | 'scenario'> {
+export interface BrowserMockRouterOptions extends Omit<GatewayOptions, 'fixtures' | 'keys' | 'scenarios' | 'scenario'>, HandlerOptions {
   /** The model catalog and known generation records, loaded (`Fixtures`). Default: the package's fixtures. */
   fixtures?: Fixtures;
   /**
@@ -52,7 +53,7 @@ export type BrowserMockRouter = MockRouterBase;
  *   would be read (`fixtures`, `keys`, `scenarios`, a `scenario` path).
  */
 export function createMockRouter(options: BrowserMockRouterOptions = {}): BrowserMockRouter {
-  return mockRouterOf(createGatewayOn(browserPlatform, options));
+  return mockRouterOf(createGatewayOn(browserPlatform, options), options);
 }
 
 /**

@@ -130,9 +130,7 @@ export function corsPolicyOf(option: CorsOption | undefined): CorsPolicy {
 }
 
 function corsError(problem: string): OptionsError {
-  // `cors` is an option of the adapters (ServerOptions, createHandlers), not yet a key of GatewayOptions, which is
-  // what OptionsError's `option` is typed as.
-  return new OptionsError('cors' as OptionsError['option'], problem);
+  return new OptionsError('cors', problem);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { HttpHandler } from 'msw';
 import type { Gateway } from '../core/gateway.js';
 import type { Journal } from '../core/journal.js';
 import type { ScenarioDefinition } from '../core/scenarios/schema.js';
-import { createHandlers } from './handlers.js';
+import { createHandlers, type HandlerOptions } from './handlers.js';
 
 /** A mock gateway behind MSW handlers. */
 export interface MockRouterBase {
@@ -37,10 +37,10 @@ export interface MockRouterBase {
   reset(): void;
 }
 
-/** The handlers and controls over `gateway`. */
-export function mockRouterOf(gateway: Gateway): MockRouterBase {
+/** The handlers (answering cross-origin requests as `options.cors` allows) and controls over `gateway`. */
+export function mockRouterOf(gateway: Gateway, options: HandlerOptions = {}): MockRouterBase {
   return {
-    handlers: createHandlers(gateway),
+    handlers: createHandlers(gateway, options),
     gateway,
     journal: gateway.journal,
     useScenario: (nameOrDefinition) => void gateway.useScenario(nameOrDefinition),
