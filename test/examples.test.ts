@@ -82,6 +82,7 @@ describe('README recipes are the files of examples/', () => {
     'In a vitest suite': ['examples/vitest/speech.test.ts'],
     'In CI, against the standalone server': ['examples/ci/against-standalone.sh', 'examples/ci/client.py'],
     'Mounted in your own express app': ['examples/express/app.ts'],
+    'In the browser (MSW service worker)': ['examples/browser/mocks.ts'],
   };
 
   /** The lines of the `### <title>` section, up to the next heading of level 1 to 3 (outside code blocks). */
