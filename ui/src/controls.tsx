@@ -1,0 +1,230 @@
+/** The side panels: the scenario picker and the clock. */
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type ClockWire, type ScenarioDetail, type ScenarioList } from './api.js';
+import type { Feed } from './feed.js';
+import { utcTime } from './format.js';
+
+function message(error: unknown): string {
+  return error instanceof ApiError ? error.message : error instanceof Error ? `The server did not answer (${error.message})` : String(error);
+}
+
+/** A rule without its name, as compact JSON: `{"error":{"status":529}}`. */
+function ruleText(rule: Record<string, unknown>): string {
+  const { name: _name, ...rest } = rule;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The loaded scenarios (`GET /__mock/scenarios`), the chosen one's rules (`GET /__mock/scenarios/<name>`), and
+ * the default: set (`PUT /__mock/scenario` `{"name": ...}`) or cleared (`{"name": null}`).
+ */
+export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
+  const [list, setList] = useState<ScenarioList>();
+  const [chosen, setChosen] = useState('');
+  const [detail, setDetail] = useState<ScenarioDetail>();
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const resets = feed.resets;
+  const current = feed.defaultScenario !== undefined ? feed.defaultScenario : (list?.default ?? null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api<ScenarioList>('/scenarios', { signal: controller.signal })
+      .then((loaded) => {
+        setList(loaded);
+        feed.setDefaultScenario(loaded.default);
+        setChosen((was) => (was !== '' ? was : (loaded.default ?? loaded.scenarios[0]?.name ?? '')));
+      })
+      .catch((error: unknown) => !controller.signal.aborted && setStatus(message(error)));
+    return () => controller.abort();
+  }, [feed, resets]);
+
+  useEffect(() => {
+    setDetail(undefined);
+    if (chosen === '') return;
+    const controller = new AbortController();
+    api<ScenarioDetail>(`/scenarios/${encodeURIComponent(chosen)}`, { signal: controller.signal })
+      .then(setDetail)
+      .catch(() => undefined); // an older server lists only the number of rules
+    return () => controller.abort();
+  }, [chosen]);
+
+  const setDefault = async (name: string | null) => {
+    setBusy(true);
+    try {
+      const answer = await api<{ default: string | null }>('/scenario', { method: 'PUT', body: { name } });
+      feed.setDefaultScenario(answer.default);
+      setStatus(answer.default === null ? 'No default scenario: normal answers.' : `Default scenario: ${answer.default}.`);
+    } catch (error) {
+      setStatus(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const summary = list?.scenarios.find((s) => s.name === chosen);
+  const rules = detail?.rules;
+  return (
+    <details class="card" open={open}>
+      <summary>
+        <h2>Scenario</h2>
+        <span class="summary-note">
+          default: <strong data-testid="default-scenario">{current ?? 'none'}</strong>
+        </span>
+      </summary>
+      <label for="scenario-select">Loaded scenarios</label>
+      <select id="scenario-select" value={chosen} disabled={!list} onChange={(e) => setChosen(e.currentTarget.value)}>
+        {list?.scenarios.map((s) => (
+          <option key={s.name} value={s.name}>
+            {s.name}
+            {s.name === current ? ' (default)' : ''}
+          </option>
+        ))}
+      </select>
+      {summary && (
+        <div class="scenario-detail">
+          {summary.description && <p>{summary.description}</p>}
+          <p class="muted">
+            {summary.source} · {Array.isArray(summary.rules) ? summary.rules.length : summary.rules} rule
+            {(Array.isArray(summary.rules) ? summary.rules.length : summary.rules) === 1 ? '' : 's'}
+          </p>
+          {rules && rules.length > 0 && (
+            <ol class="rules">
+              {rules.map((rule, i) => (
+                <li key={i}>
+                  <strong>{typeof rule.name === 'string' ? rule.name : `rule ${i + 1}`}</strong> <code>{ruleText(rule)}</code>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+      <div class="buttons">
+        <button type="button" class="primary" disabled={busy || chosen === '' || chosen === current} onClick={() => void setDefault(chosen)}>
+          Set as default
+        </button>
+        <button type="button" disabled={busy || current === null} onClick={() => void setDefault(null)}>
+          Clear default
+        </button>
+      </div>
+      <p class="status" role="status">
+        {status}
+      </p>
+    </details>
+  );
+}
+
+const UNITS = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+type Unit = keyof typeof UNITS;
+
+/** `2026-01-01T00:00:00` for a `datetime-local` input (UTC). */
+function localInput(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/** The simulator's clock now, ticking on the page when it runs. */
+function clockNow(feed: Feed): number | undefined {
+  const clock = feed.clock;
+  if (!clock) return undefined;
+  return clock.frozen ? clock.nowMs : clock.nowMs + (performance.now() - clock.readAt);
+}
+
+/** The clock (`GET /__mock/clock`): shown, advanced by an amount or frozen at a time (`POST /__mock/clock`). */
+export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
+  const [amount, setAmount] = useState('60');
+  const [unit, setUnit] = useState<Unit>('s');
+  const [at, setAt] = useState('');
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [, tick] = useState(0);
+  const clock = feed.clock;
+  const resets = feed.resets;
+
+  useEffect(() => {
+    api<ClockWire>('/clock')
+      .then((wire) => feed.setClock(wire))
+      .catch((error: unknown) => setStatus(message(error)));
+  }, [feed, resets]);
+
+  useEffect(() => {
+    if (!clock || clock.frozen) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [clock]);
+
+  useEffect(() => {
+    if (at === '' && clock) setAt(localInput(clock.nowMs));
+  }, [clock, at]);
+
+  const move = async (body: { advance_ms: number } | { now: string }, done: string) => {
+    setBusy(true);
+    try {
+      feed.setClock(await api<ClockWire>('/clock', { method: 'POST', body }));
+      setStatus(done);
+    } catch (error) {
+      setStatus(message(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const advance = (event: Event) => {
+    event.preventDefault();
+    const n = Number(amount);
+    if (!Number.isFinite(n) || n < 0) {
+      setStatus('Give an amount of 0 or more.');
+      return;
+    }
+    const ms = Math.round(n * UNITS[unit]);
+    void move({ advance_ms: ms }, `Advanced by ${amount} ${unit}.`);
+  };
+
+  const freeze = (event: Event) => {
+    event.preventDefault();
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(at)) {
+      setStatus('Give a date and time.');
+      return;
+    }
+    const iso = `${at.length === 16 ? `${at}:00` : at}Z`;
+    void move({ now: iso }, `Frozen at ${iso}.`);
+  };
+
+  const now = clockNow(feed);
+  return (
+    <details class="card" open={open}>
+      <summary>
+        <h2>Clock</h2>
+        <span class="summary-note clock-now">
+          <time data-testid="clock-now" dateTime={now === undefined ? undefined : new Date(now).toISOString()}>
+            {now === undefined ? '…' : utcTime(now)}
+          </time>{' '}
+          {clock && <span class={`pill ${clock.frozen ? 'frozen' : 'running'}`}>{clock.frozen ? 'frozen' : 'running'}</span>}
+        </span>
+      </summary>
+      <form class="row" onSubmit={advance}>
+        <label for="advance-amount">Advance by</label>
+        <input id="advance-amount" type="number" min="0" step="any" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+        <select id="advance-unit" aria-label="Unit" value={unit} onChange={(e) => setUnit(e.currentTarget.value as Unit)}>
+          {(Object.keys(UNITS) as Unit[]).map((u) => (
+            <option key={u} value={u}>
+              {u}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="primary" disabled={busy}>
+          Advance
+        </button>
+      </form>
+      <form class="row freeze" onSubmit={freeze}>
+        <label for="freeze-at">Freeze at (UTC)</label>
+        <input id="freeze-at" type="datetime-local" step="1" value={at} onInput={(e) => setAt(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>
+          Freeze
+        </button>
+      </form>
+      <p class="status" role="status">
+        {status}
+      </p>
+    </details>
+  );
+}
