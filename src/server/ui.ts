@@ -43,7 +43,8 @@ const UI_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-cache',
   'Content-Security-Policy': UI_CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  // Not no-referrer: with it, the login form's POST would carry `Origin: null`, which the admin guard refuses.
+  'Referrer-Policy': 'same-origin',
 };
 
 /** Whether raw `path` is the dashboard's: `/__mock/ui` or under `/__mock/ui/`. */
