@@ -1,0 +1,273 @@
+/**
+ * The dashboard (`GET /__mock/ui`, README "Dashboard") in headless Chromium against the standalone server: the
+ * page loads without a console error; a request made from outside shows as a row within a second, by the event
+ * stream, and by polling when the stream is down; a row opens by keyboard and its speech answer plays at the
+ * journal's duration; the scenario picker sets the default the next request shows in `X-Mock-Applied`; advancing
+ * the clock on the page makes a pending generation record readable; cut and reset answers show as such; the
+ * login form takes the admin token. Screenshots at 1280×800 and 390 px wide, light and dark, go to a temporary
+ * folder (or `DASHBOARD_SCREENSHOTS`), printed at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/core/journal.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+const START = '2026-01-01T00:00:00Z';
+const TIMEOUT = 60_000;
+
+describeWithBrowser('dashboard', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-ui.mjs')], { cwd: ROOT, stdio: 'pipe' });
+    server = await startServer({ port: 0, seed: 3, clock: START, generationDelayMs: 60_000 });
+    browser = await launchBrowser();
+  }, TIMEOUT);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    while (pages.length > 0) await pages.pop()!.close();
+    await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+  });
+
+  /** The dashboard of `origin` in a new page, once its event stream is open (or `connection` says otherwise). */
+  async function dashboard(options: { width?: number; height?: number; dark?: boolean; connection?: string; origin?: string } = {}) {
+    const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.dark ? 'dark' : 'light' });
+    pages.push(page);
+    const problems = watchPage(page);
+    await page.goto(`${options.origin ?? server.url}/__mock/ui`);
+    await page.getByTestId('connection').filter({ hasText: options.connection ?? 'live' }).waitFor({ timeout: 10_000 });
+    return { page, problems };
+  }
+
+  const key = { Authorization: 'Bearer sk-dashboard', 'Content-Type': 'application/json' };
+
+  /** A speech call from outside the page; the body is read to its end (or its cut). */
+  async function speech(format: 'pcm' | 'mp3', headers: Record<string, string> = {}, input = 'The dashboard shows this answer.') {
+    const response = await fetch(`${server.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { ...key, ...headers },
+      body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: format }),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return response;
+  }
+
+  async function entry(seq: number): Promise<JournalEntry> {
+    return (await (await fetch(`${server.url}/__mock/requests/${seq}`)).json()) as JournalEntry;
+  }
+
+  const lastSeq = () => server.gateway.journal.last()!.seq;
+  const row = (page: Page, seq: number) => page.locator(`tr[data-seq="${seq}"]`);
+
+  it('loads with no console error, shows a speech call made outside within a second, and plays it at the journal duration', async () => {
+    const { page, problems } = await dashboard();
+    await speech('pcm');
+    const seq = lastSeq();
+    const started = performance.now();
+    await row(page, seq).waitFor({ timeout: 1000 });
+    const appeared = performance.now() - started;
+    expect(appeared).toBeLessThan(1000);
+    await expect.poll(() => row(page, seq).locator('.c-status').textContent()).toBe('200');
+
+    // By keyboard: the row takes focus, Enter opens it, Escape closes it and gives the focus back.
+    await row(page, seq).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#detail-title').filter({ hasText: `#${seq}` }).waitFor();
+    const journaled = await entry(seq);
+    expect(journaled.audio?.format).toBe('pcm');
+    const player = page.locator('.player audio');
+    await player.waitFor();
+    await page.waitForFunction(() => ((document.querySelector('.player audio') as HTMLAudioElement | null)?.duration ?? 0) > 0);
+    const duration = await player.evaluate((audio: HTMLAudioElement) => audio.duration);
+    expect(Math.abs(duration * 1000 - journaled.audio!.duration_ms)).toBeLessThan(1);
+    const decoded = Number(await page.locator('.player').getAttribute('data-decoded-duration'));
+    expect(Math.abs(decoded * 1000 - journaled.audio!.duration_ms)).toBeLessThan(1);
+    await expect.poll(() => page.getByTestId('audio-duration-ms').textContent()).toBe(`${(journaled.audio!.duration_ms / 1000).toFixed(2)} s`);
+    // It plays (the Enter above was the user's gesture).
+    await player.evaluate((audio: HTMLAudioElement) => audio.play());
+    await page.waitForFunction(() => (document.querySelector('.player audio') as HTMLAudioElement).currentTime > 0.1, undefined, { timeout: 5000 });
+    await page.keyboard.press('Escape');
+    await page.locator('.detail').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.seq)).toBe(String(seq));
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  it('decodes an MP3 answer for its waveform at the journal duration (within the encoder padding)', async () => {
+    const { page, problems } = await dashboard();
+    await speech('mp3', {}, 'An MP3 answer, decoded by Web Audio.');
+    const seq = lastSeq();
+    await row(page, seq).click();
+    await page.locator('.player audio').waitFor();
+    const journaled = await entry(seq);
+    expect(journaled.audio?.content_type).toBe('audio/mpeg');
+    const decoded = Number(await page.locator('.player').getAttribute('data-decoded-duration'));
+    // MP3 frames are 1152 samples (48 ms at 24 kHz); the encoder pads the last one and adds its delay.
+    expect(decoded * 1000).toBeGreaterThanOrEqual(journaled.audio!.duration_ms - 1);
+    expect(decoded * 1000 - journaled.audio!.duration_ms).toBeLessThan(150);
+    expect(await page.locator('canvas.waveform').count()).toBe(1);
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  it('sets the default scenario that the next request shows in X-Mock-Applied, and clears it', async () => {
+    const { page, problems } = await dashboard();
+    await page.selectOption('#scenario-select', 'provider-overloaded');
+    await page.getByText('529 "Provider returned error"', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: 'Set as default' }).click();
+    await page.getByTestId('default-scenario').filter({ hasText: 'provider-overloaded' }).waitFor();
+    const overloaded = await speech('pcm');
+    expect(overloaded.status).toBe(529);
+    expect(overloaded.headers.get('x-mock-applied')).toContain('provider-overloaded');
+    const seq = lastSeq();
+    await row(page, seq).locator('.c-scenario').filter({ hasText: 'provider-overloaded' }).waitFor();
+    // Its detail shows the error envelope.
+    await row(page, seq).click();
+    await page.locator('.error-message').filter({ hasText: '529' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Clear default' }).click();
+    await page.getByTestId('default-scenario').filter({ hasText: 'none' }).waitFor();
+    const normal = await speech('pcm');
+    expect(normal.status).toBe(200);
+    expect(normal.headers.get('x-mock-applied')).toBeNull();
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  it('advances the clock so that a pending generation record becomes readable', async () => {
+    const { page, problems } = await dashboard();
+    const answer = await speech('pcm');
+    const id = answer.headers.get('x-generation-id')!;
+    const lookup = () => fetch(`${server.baseUrl}/generation?id=${encodeURIComponent(id)}`, { headers: key }).then(async (r) => (await r.arrayBuffer(), r.status));
+    expect(await lookup()).toBe(404);
+    const before = server.gateway.clock.now();
+    await page.fill('#advance-amount', '60');
+    await page.selectOption('#advance-unit', 's');
+    await page.getByRole('button', { name: 'Advance' }).click();
+    const expected = `${new Date(before + 60_000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    await page.getByTestId('clock-now').filter({ hasText: expected }).waitFor();
+    expect(server.gateway.clock.now()).toBe(before + 60_000);
+    expect(await lookup()).toBe(200);
+
+    // Freeze at a time typed in.
+    await page.fill('#freeze-at', '2026-02-03T04:05:06');
+    await page.getByRole('button', { name: 'Freeze' }).click();
+    await page.getByTestId('clock-now').filter({ hasText: '2026-02-03 04:05:06 UTC' }).waitFor();
+    expect(server.gateway.clock.now()).toBe(Date.parse('2026-02-03T04:05:06Z'));
+    await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ now: START }), headers: { 'Content-Type': 'application/json' } });
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  it('shows a cut body and a reset connection as such, filters them, and the reset button empties the journal', async () => {
+    const { page, problems } = await dashboard();
+    await speech('pcm');
+    const ok = lastSeq();
+    await speech('pcm', { 'X-Mock-Scenario': 'truncated-audio' });
+    const cut = lastSeq();
+    await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { ...key, 'X-Mock-Scenario': 'connection-reset' }, body: '{}' }).catch(() => undefined);
+    const reset = lastSeq();
+    await expect.poll(() => row(page, cut).locator('.c-status').textContent()).toBe('200 cut');
+    await expect.poll(() => row(page, reset).locator('.c-status').textContent()).toBe('reset');
+    await expect.poll(() => row(page, ok).locator('.c-status').textContent()).toBe('200');
+
+    await page.selectOption('#filter-status', 'broken');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+    await page.selectOption('#filter-status', '');
+    await page.fill('#filter-text', 'connection-reset');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.fill('#filter-text', '');
+
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByText('No requests yet.').waitFor();
+    expect(server.gateway.journal.size).toBe(0);
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  it('polls the journal when the event stream is down', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    pages.push(page);
+    const problems = watchPage(page);
+    await page.route('**/__mock/events', (route) => route.abort());
+    await page.goto(`${server.url}/__mock/ui`);
+    await page.getByTestId('connection').filter({ hasText: 'polling' }).waitFor();
+    await speech('pcm');
+    const seq = lastSeq();
+    await row(page, seq).waitFor({ timeout: 5000 });
+    // The aborted stream is the only complaint.
+    expect(problems.take().filter((p) => !p.text.includes('/__mock/events') && !p.text.includes('ERR_FAILED'))).toEqual([]);
+  }, TIMEOUT);
+
+  it('asks for the admin token with a login form, and works once signed in', async () => {
+    const guarded = await startServer({ port: 0, adminToken: 'dashboard-token' });
+    try {
+      const page = await browser.newPage();
+      pages.push(page);
+      const problems = watchPage(page);
+      await page.goto(`${guarded.url}/__mock/ui`);
+      await page.locator('#login-token').fill('dashboard-token');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/__mock/ui');
+      await fetch(`${guarded.baseUrl}/model/openai/gpt-4o`, { headers: key });
+      await page.locator('tbody tr').first().waitFor();
+      // Before signing in, the API's 401 answers were logged by the browser; nothing else.
+      expect(problems.take().filter((p) => !/status of 401/.test(p.text))).toEqual([]);
+    } finally {
+      await guarded.close();
+    }
+  }, TIMEOUT);
+
+  it('renders at 1280×800 and at 390 px wide, light and dark (screenshots)', async () => {
+    const dir = process.env.DASHBOARD_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mockrouter-dashboard-'));
+    mkdirSync(dir, { recursive: true });
+    // A journal with something of everything, a few seconds apart.
+    const later = () => fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1370 }), headers: { 'Content-Type': 'application/json' } });
+    await speech('mp3', { 'X-Mock-Session': 'checkout-flow' }, 'Your order has shipped and will arrive on Tuesday.');
+    await later();
+    await fetch(`${server.baseUrl}/model/openai/gpt-4o-mini-tts-2025-12-15`, { headers: key }).then((r) => r.arrayBuffer());
+    await later();
+    await speech('pcm', { 'X-Mock-Scenario': 'rate-limited' });
+    await later();
+    await speech('pcm', { 'X-Mock-Scenario': 'truncated-audio' });
+    await later();
+    await fetch(`${server.baseUrl}/models?output_modalities=audio`, { headers: key }).then((r) => r.arrayBuffer());
+    await later();
+    await speech('pcm', { 'X-Mock-Scenario': 'provider-overloaded', 'X-Mock-Session': 'checkout-flow' });
+    await later();
+    await fetch(`${server.baseUrl}/generation?id=gen-missing`, { headers: key }).then((r) => r.arrayBuffer());
+    await later();
+    await speech('pcm', {}, 'Welcome back! You have three new messages.');
+    const speechSeq = lastSeq();
+    const shots: string[] = [];
+    for (const [name, width, height] of [
+      ['wide', 1280, 800],
+      ['narrow', 390, 844],
+    ] as const) {
+      for (const dark of [false, true]) {
+        const { page, problems } = await dashboard({ width, height, dark });
+        await row(page, speechSeq).waitFor();
+        const file = (suffix: string) => join(dir, `${name}-${dark ? 'dark' : 'light'}${suffix}.png`);
+        await page.screenshot({ path: file('') });
+        await row(page, speechSeq).click();
+        await page.locator('.player audio').waitFor();
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: file('-detail') });
+        shots.push(file(''), file('-detail'));
+        expect(problems.take()).toEqual([]);
+      }
+    }
+    console.log(`dashboard screenshots:\n${shots.join('\n')}`);
+  }, TIMEOUT);
+});
+
