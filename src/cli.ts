@@ -4,6 +4,7 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { hostPolicyOf } from './core/admin-guard.js';
 import { ConfigFileError } from './core/config.js';
 import { corsPolicyOf } from './core/cors.js';
 import { OptionsError } from './core/options.js';
@@ -41,6 +42,16 @@ function corsOrigins(value: string): string {
   return value;
 }
 
+/** `--allowed-hosts`: `all` or comma-separated hosts, checked as option `allowedHosts` is (src/core/admin-guard.ts). */
+function allowedHosts(value: string): string {
+  try {
+    hostPolicyOf(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as OptionsError).problem);
+  }
+  return value;
+}
+
 /** The flag that sets each option of `startServer`, for messages about an invalid option. */
 const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   scenario: '--scenario',
@@ -48,6 +59,7 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   generationDelayMs: '--generation-delay',
   seed: '--seed',
   journalSize: '--journal-size',
+  allowedHosts: '--allowed-hosts',
 };
 
 const program = new Command()
@@ -64,12 +76,13 @@ const program = new Command()
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
-  .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
+  .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token; a browser opens /__mock/ui?token=<token> once and keeps it in a cookie); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
+  .addOption(new Option('--allowed-hosts <hosts>', 'Host names the admin API answers besides localhost, 127.0.0.1, [::1] and the bound address (every interface\'s with 0.0.0.0): comma-separated names or IPs, .domain for a domain and its subdomains, or "all" to turn the check off (DNS rebinding defense)').argParser(allowedHosts))
   .addOption(new Option('--cors <origins>', 'origins browser pages may call from (CORS): * for any (the admin API stays same-origin), or comma-separated origins like http://localhost:5173,https://app.example (only those; they may call the admin API too)').default('*').argParser(corsOrigins))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
-  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
+  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready, then "dashboard: <URL>" unless --no-admin. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
 
 program.parse();
 const flags = program.opts<{
@@ -85,6 +98,7 @@ const flags = program.opts<{
   journalSize: number;
   admin: boolean;
   adminToken?: string;
+  allowedHosts?: string;
   cors: string;
   quiet?: boolean;
 }>();
@@ -108,10 +122,16 @@ try {
     generationDelayMs: flags.generationDelay,
     admin: flags.admin,
     ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
     cors: flags.cors,
     logger: flags.quiet ? undefined : await createLogger(),
   });
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
+  if (flags.admin) {
+    // The token itself is never printed (it may come from the environment, and logs are kept).
+    const dashboard = `${server.url}/__mock/ui`;
+    process.stdout.write(flags.adminToken ? `dashboard: ${dashboard} (needs ?token=<admin token> once)\n` : `dashboard: ${dashboard}\n`);
+  }
   if (bindsAllInterfaces(flags.host)) {
     process.stderr.write(
       `mockrouter: warning: listening on all interfaces (${flags.host}): anyone who can reach this machine can call it${flags.admin && !flags.adminToken ? ' and its admin API (use --admin-token or --no-admin)' : ''}\n`,

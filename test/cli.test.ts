@@ -2,6 +2,7 @@
  * The `mockrouter` command as a user runs it: `bin/mockrouter.js` (the compiled CLI; `npm test` builds first).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m;
+/** The second line of the ready output: where the dashboard is (when the admin API is on). */
+const DASHBOARD = /^dashboard: /;
+/** Request log lines: stdout without the two ready lines. */
+const logLines = (stdout: string) => stdout.trim().split('\n').filter((l) => !READY.test(l) && !DASHBOARD.test(l));
 
 interface Cli {
   child: ChildProcessWithoutNullStreams;
@@ -53,7 +58,10 @@ describe('mockrouter CLI', () => {
     await new Promise((r) => setTimeout(r, 100));
     const lines = cli.stdout().trim().split('\n');
     expect(lines.filter((l) => READY.test(l))).toHaveLength(1);
-    const logs = lines.filter((l) => !READY.test(l)).map((l) => JSON.parse(l));
+    // The ready line comes first, then the dashboard's URL.
+    expect(lines[0]).toMatch(READY);
+    expect(lines[1]).toBe(`dashboard: ${new URL(baseUrl).origin}/__mock/ui`);
+    const logs = logLines(cli.stdout()).map((l) => JSON.parse(l));
     expect(logs).toHaveLength(2);
     expect(logs[0]).toMatchObject({ method: 'GET', url: '/api/v1/model/openai/gpt-4o', status: 200 });
     expect(logs[1]).toMatchObject({ status: 404 });
@@ -72,7 +80,7 @@ describe('mockrouter CLI', () => {
     await speech.arrayBuffer();
     await (await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { ...headers, 'X-Mock-Scenario': 'rate-limited' } })).arrayBuffer();
     await new Promise((r) => setTimeout(r, 100));
-    const logs = cli.stdout().trim().split('\n').filter((l) => !READY.test(l)).map((l) => JSON.parse(l));
+    const logs = logLines(cli.stdout()).map((l) => JSON.parse(l));
     expect(id).toMatch(/^gen-tts-/);
     expect(logs[0]).toMatchObject({ method: 'POST', status: 200, generation_id: id });
     expect(logs[0]).not.toHaveProperty('scenario');
@@ -88,7 +96,43 @@ describe('mockrouter CLI', () => {
     await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer k' } });
     cli.child.kill('SIGINT');
     expect(await cli.exit).toBe(0);
-    expect(cli.stdout().trim().split('\n')).toHaveLength(1);
+    expect(cli.stdout().trim().split('\n')).toHaveLength(2);
+    expect(logLines(cli.stdout())).toEqual([]);
+  });
+
+  it('says the dashboard needs ?token= with --admin-token (never printing the token), and prints no dashboard with --no-admin', async () => {
+    const guarded = run(['--port', '0', '--quiet', '--admin-token', 'sekrit-token']);
+    const baseUrl = await ready(guarded);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(guarded.stdout().trim().split('\n')[1]).toBe(`dashboard: ${new URL(baseUrl).origin}/__mock/ui (needs ?token=<admin token> once)`);
+    expect(guarded.stdout() + guarded.stderr()).not.toContain('sekrit-token');
+    guarded.child.kill('SIGTERM');
+    expect(await guarded.exit).toBe(0);
+    const off = run(['--port', '0', '--quiet', '--no-admin']);
+    await ready(off);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(off.stdout().trim().split('\n')).toHaveLength(1);
+    off.child.kill('SIGTERM');
+    expect(await off.exit).toBe(0);
+  });
+
+  it('answers the admin API for the hosts of --allowed-hosts only', async () => {
+    const cli = run(['--port', '0', '--quiet', '--allowed-hosts', 'mock.internal']);
+    const baseUrl = await ready(cli);
+    const { port } = new URL(baseUrl);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/__mock/requests', headers: { Host: host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await status(`mock.internal:${port}`)).toBe(200);
+    expect(await status('evil.example')).toBe(403);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
   });
 
   it('reports a port in use in one line, no stack trace', async () => {
@@ -113,6 +157,7 @@ describe('mockrouter CLI', () => {
     [['--scenario', 'nope'], /^mockrouter: --scenario: unknown scenario "nope"; loaded scenarios: bad-gateway, /],
     [['--cors', 'localhost:5173'], /--cors <origins>.*expected "\*" or origins scheme:\/\/host\[:port\] separated by commas, such as http:\/\/localhost:5173,https:\/\/app\.example; got "localhost:5173"/],
     [['--cors', 'http://localhost:5173/app,*'], /--cors <origins>.*got "http:\/\/localhost:5173\/app"/],
+    [['--allowed-hosts', 'http://mock.internal'], /--allowed-hosts <hosts>.*expected "all" or hosts separated by commas: .*got "http:\/\/mock\.internal"/],
   ])('fails at startup on bad flags: %j', async (args, message) => {
     const cli = run(args);
     expect(await cli.exit).toBe(1);
@@ -123,7 +168,7 @@ describe('mockrouter CLI', () => {
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
   });
 
   it('answers browsers from the origins of --cors, on the API and the admin API', async () => {

@@ -288,6 +288,10 @@ describe('retry chains (pure)', () => {
     response_headers: {},
     generation_id: null,
     duration_ms: 1,
+    response_bytes: 0,
+    body_end: 'complete',
+    error: null,
+    audio: null,
     ...over,
   });
 

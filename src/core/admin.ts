@@ -1,27 +1,37 @@
 /**
  * The admin API of the standalone server, under `/__mock/` (README, "The journal and the admin API"). Framework-free like the
- * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled.
+ * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled. Every request but the
+ * health check passes the guard first (`admin-guard.ts`: Host, Origin, admin token).
  *
  * | method and path | answer |
  * |---|---|
  * | `GET /__mock/health` | `{"status":"ok"}` |
- * | `GET /__mock/requests?operation=&status=&session=` | `{"requests":[JournalEntry...]}` |
+ * | `GET /__mock/requests?operation=&status=&session=` | `{"requests":[JournalEntry...],"last_seq":<n>}`, every kept entry |
+ * | `GET /__mock/requests?after=<seq>&limit=<n>` (and the filters) | the same, only entries with `seq > after`, oldest first, at most `limit` (default 100, 1 to 1000) |
+ * | `GET /__mock/requests/<seq>` | the entry; 404 `No journal entry <seq>` |
+ * | `GET /__mock/requests/<seq>/audio` | a speech 200's audio rendered again (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`); 404 otherwise |
  * | `DELETE /__mock/requests` | 204, journal cleared |
  * | `POST /__mock/reset` | 204, counters and journal cleared, initial default scenario back |
- * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` |
+ * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` (`rules`: how many) |
+ * | `GET /__mock/scenarios/<name>` | `{name,description,source,rules:[...]}`, the rules as loaded; 404 for an unknown name |
  * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
  * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
  * | `POST /__mock/clock` | body `{"advance_ms":N}` or `{"now":"<ISO time>"}`; 200 with the clock as for GET |
+ * | `GET /__mock/events` | Server-Sent Events (`admin-events.ts`) |
+ * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with the token's cookie (`admin-guard.ts`) |
  *
  * @module
  */
-import { bearerKey } from './auth.js';
 import * as z from 'zod';
+import { eventStream } from './admin-events.js';
+import { guardAdmin, hostPolicyOf, login, type HostPolicy } from './admin-guard.js';
+import { replaySpeech } from './audio-replay.js';
 import { isoWithOffset, parseIsoTime } from './clock.js';
-import { GatewayError, errorResponse, toErrorResponse } from './errors.js';
-import type { Gateway } from './gateway.js';
-import type { JournalFilter } from './journal.js';
-import { header, queryParams, readJsonBody } from './request.js';
+import { DEFAULT_CORS_POLICY, type CorsPolicy } from './cors.js';
+import { GatewayError, toErrorResponse } from './errors.js';
+import { contextOf, type Gateway } from './gateway.js';
+import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
+import { queryParams, readJsonBody } from './request.js';
 import { OPERATIONS, type Operation } from './routes.js';
 import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
@@ -41,8 +51,10 @@ function isOperation(value: string): value is Operation {
   return (OPERATIONS as readonly string[]).includes(value);
 }
 
-function journalFilter(query: string): JournalFilter {
-  const params = queryParams(query);
+/** Most entries one page of `GET /__mock/requests?after=&limit=` may ask for. */
+export const MAX_PAGE_SIZE = 1000;
+
+function journalFilter(params: URLSearchParams): JournalFilter {
   const filter: JournalFilter = {};
   const operation = params.get('operation');
   if (operation !== null) {
@@ -58,6 +70,70 @@ function journalFilter(query: string): JournalFilter {
   const session = params.get('session');
   if (session !== null) filter.session = session;
   return filter;
+}
+
+/** `GET /__mock/requests`: every kept entry, or with `after` or `limit` one page of them; `last_seq` either way. */
+function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
+  const params = queryParams(request.query);
+  const filter = journalFilter(params);
+  const after = params.get('after');
+  const limit = params.get('limit');
+  let requests;
+  if (after === null && limit === null) requests = gateway.journal.list(filter);
+  else {
+    const from = after === null ? 0 : Number(after);
+    if (after !== null && (!/^\d{1,15}$/.test(after) || !Number.isSafeInteger(from))) {
+      throw new GatewayError(400, { message: `after: expected a whole number ≥ 0 (the last seq seen), got "${after}"` });
+    }
+    const size = limit === null ? DEFAULT_PAGE_SIZE : Number(limit);
+    if (limit !== null && (!/^\d{1,4}$/.test(limit) || size < 1 || size > MAX_PAGE_SIZE)) {
+      throw new GatewayError(400, { message: `limit: expected a whole number from 1 to ${MAX_PAGE_SIZE}, got "${limit}"` });
+    }
+    requests = gateway.journal.after(from, size, filter);
+  }
+  return json(200, { requests, last_seq: gateway.journal.lastSeq });
+}
+
+/** The `{seq}` parameter as a number. @throws {GatewayError} 400 when it is not a whole number. */
+function seqOf(params: RouteParams): number {
+  const raw = params.seq ?? '';
+  const seq = Number(raw);
+  if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(seq)) throw new GatewayError(400, { message: `seq: expected a whole number ≥ 1, got "${raw}"` });
+  return seq;
+}
+
+function journalEntry(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+  const seq = seqOf(params);
+  const entry = gateway.journal.get(seq);
+  if (!entry) throw new GatewayError(404, { message: `No journal entry ${seq}` });
+  return json(200, entry);
+}
+
+function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+  const seq = seqOf(params);
+  const context = contextOf(gateway);
+  const audio = replaySpeech(gateway.journal, context.audio, context.seed, seq);
+  if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
+  return { status: 200, headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'no-store' }, body: audio.body };
+}
+
+/**
+ * `GET /__mock/scenarios/<name>`: a loaded scenario, or the default one when it was set by a definition (its
+ * `source` is then `null`).
+ */
+function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+  let name: string;
+  try {
+    name = decodeURIComponent(params.name ?? '');
+  } catch {
+    throw new GatewayError(400, { message: `name: not valid percent-encoding: "${params.name}"` });
+  }
+  const loaded = gateway.scenarios.scenarios.find(({ scenario }) => scenario.name === name);
+  const fallback = gateway.scenarios.defaultScenario;
+  const found = loaded ?? (fallback?.name === name ? { scenario: fallback, source: null } : undefined);
+  if (!found) throw new GatewayError(404, { message: `No scenario "${name}"; loaded scenarios: ${gateway.scenarios.scenarios.map(({ scenario }) => scenario.name).sort().join(', ')}` });
+  const { scenario, source } = found;
+  return json(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
 }
 
 function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
@@ -116,40 +192,32 @@ function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
  */
 export type AdminExposure = 'on' | 'health' | 'off';
 
-/** Options of {@link handleAdmin}. */
+/** Options of {@link handleAdmin}: what its guard checks (`admin-guard.ts`). */
 export interface AdminOptions {
   /**
-   * When set, every admin request but `GET /__mock/health` must carry `Authorization: Bearer <token>` or
-   * `X-Mock-Admin-Token: <token>`; others get 401.
+   * When set, every admin request but `GET /__mock/health` must carry it (`Authorization: Bearer <token>`,
+   * `X-Mock-Admin-Token: <token>` or the cookie `mockrouter_admin`); others get 401.
    */
   token?: string | undefined;
+  /** The `Host` values admin requests may carry (`hostPolicyOf`); default `localhost`, `127.0.0.1` and `[::1]`. */
+  hosts?: HostPolicy | undefined;
+  /** The CORS policy, whose named origins may also send state-changing admin requests; default {@link DEFAULT_CORS_POLICY}. */
+  cors?: CorsPolicy | undefined;
 }
 
-const utf8 = new TextEncoder();
+/** Path parameters of an admin route (`{seq}`, `{name}`), raw. */
+type RouteParams = Readonly<Record<string, string>>;
+type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams, options: AdminOptions) => CoreResponse;
 
-/**
- * Whether `given` equals `expected`, in a time that depends only on their lengths (no early exit on the first
- * differing byte, as `crypto.timingSafeEqual`, which browsers lack).
- */
-function tokenMatches(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = utf8.encode(given);
-  const b = utf8.encode(expected);
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-  return difference === 0;
-}
-
-type AdminAction = (gateway: Gateway, request: CoreRequest) => CoreResponse;
-
-/** The admin API: path under {@link ADMIN_PREFIX} → method → action. */
+/** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
   health: { GET: () => json(200, { status: 'ok' }) },
   requests: {
-    GET: (gateway, request) => json(200, { requests: gateway.journal.list(journalFilter(request.query)) }),
+    GET: listRequests,
     DELETE: (gateway) => (gateway.journal.clear(), noContent),
   },
+  'requests/{seq}': { GET: journalEntry },
+  'requests/{seq}/audio': { GET: entryAudio },
   reset: { POST: (gateway) => (gateway.reset(), noContent) },
   scenarios: {
     GET: (gateway) =>
@@ -163,11 +231,33 @@ const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Admi
         })),
       }),
   },
+  'scenarios/{name}': { GET: scenarioDetail },
   scenario: { PUT: setScenario },
   clock: { GET: clockState, POST: moveClock },
+  events: { GET: (gateway) => eventStream(gateway.events) },
+  login: { POST: (_gateway, request, _params, options) => login(request, options.token) },
 };
 
-/** Every admin route as `METHOD /__mock/path`, for messages and the API index. */
+const TEMPLATES = Object.entries(ADMIN_ROUTES).map(([template, methods]) => ({ template, segments: template.split('/'), methods }));
+
+/** The route of `path` (under the prefix, no trailing slash) and its parameters, or `undefined`. */
+function matchAdminRoute(path: string): { methods: (typeof TEMPLATES)[number]['methods']; params: RouteParams } | undefined {
+  const segments = path.split('/');
+  for (const { segments: template, methods } of TEMPLATES) {
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matched = template.every((part, i) => {
+      const segment = segments[i]!;
+      if (!part.startsWith('{')) return part === segment;
+      params[part.slice(1, -1)] = segment;
+      return segment !== '';
+    });
+    if (matched) return { methods, params };
+  }
+  return undefined;
+}
+
+/** Every admin route as `METHOD /__mock/path` (`{seq}`, `{name}` for parameters), for messages and the API index. */
 export const ADMIN_ENDPOINTS: readonly string[] = Object.entries(ADMIN_ROUTES).flatMap(([path, methods]) =>
   Object.keys(methods).map((method) => `${method} ${ADMIN_PREFIX}${path}`),
 );
@@ -178,30 +268,33 @@ export function isHealthPath(path: string): boolean {
 }
 
 /**
- * Answers one admin request.
+ * Answers one admin request: the guard first (`guardAdmin`: Host, Origin, token; not for the health check), then
+ * the route.
  *
  * @returns the response; a 404 envelope for an unknown admin path (listing every admin endpoint), 405 with
  *   `Allow` for a wrong method, 400 for bad input (an unknown scenario name lists the loaded ones; an invalid
- *   definition names the path inside it), 401 without the admin token when one is set.
+ *   definition names the path inside it; a malformed `after`, `limit` or `seq` is named), 401 without the admin
+ *   token when one is set, 403 for a Host or Origin the guard refuses, 303 for a `?token=` login.
  */
 export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
-  if (options.token !== undefined && path !== 'health') {
-    const given = header(request.headers, 'x-mock-admin-token') ?? bearerKey(request.headers);
-    if (!tokenMatches(given, options.token)) {
-      return errorResponse(401, { message: 'Admin API: missing or wrong admin token (send Authorization: Bearer <token> or X-Mock-Admin-Token)' });
-    }
+  if (path !== 'health') {
+    const refused = guardAdmin(request, { token: options.token, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
+    if (refused) return refused;
   }
   try {
-    const methods = Object.hasOwn(ADMIN_ROUTES, path) ? ADMIN_ROUTES[path] : undefined;
-    if (!methods) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; the admin API: ${ADMIN_ENDPOINTS.join(', ')}` });
-    const run = methods[request.method];
+    const route = matchAdminRoute(path);
+    if (!route) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; the admin API: ${ADMIN_ENDPOINTS.join(', ')}` });
+    const run = route.methods[request.method];
     if (!run) {
-      const allow = Object.keys(methods).join(', ');
+      const allow = Object.keys(route.methods).join(', ');
       throw new GatewayError(405, { message: `Method ${request.method} is not allowed on ${request.path}; use ${allow}`, headers: { Allow: allow } });
     }
-    return run(gateway, request);
+    return run(gateway, request, route.params, options);
   } catch (error) {
     return toErrorResponse(error);
   }
 }
+
+/** The default host policy: `localhost` (and `*.localhost`), `127.0.0.1`, `[::1]`. */
+const LOCAL_HOSTS: HostPolicy = hostPolicyOf(undefined);

@@ -53,14 +53,17 @@ export class Clock {
   readonly #base: Now;
   #offset = 0;
   #frozenAt: number | undefined;
+  readonly #onMove: (() => void) | undefined;
 
   /**
    * @param base the underlying clock (default `Date.now`).
    * @param frozenAt epoch ms to freeze at; omitted, the clock follows `base`.
+   * @param onMove called after every {@link advance} and {@link set} (the gateway's `clock` event).
    */
-  constructor(base: Now = systemNow, frozenAt?: number) {
+  constructor(base: Now = systemNow, frozenAt?: number, onMove?: () => void) {
     this.#base = base;
     this.#frozenAt = frozenAt;
+    this.#onMove = onMove;
   }
 
   /** The current time, epoch ms. */
@@ -78,11 +81,13 @@ export class Clock {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance_ms: expected a number of ms ≥ 0, got ${ms}`);
     if (this.#frozenAt !== undefined) this.#frozenAt += ms;
     else this.#offset += ms;
+    this.#onMove?.();
   }
 
   /** Sets the clock to `ms` (epoch ms); a running clock keeps running from there. */
   set(ms: number): void {
     if (this.#frozenAt !== undefined) this.#frozenAt = ms;
     else this.#offset = ms - this.#base();
+    this.#onMove?.();
   }
 }

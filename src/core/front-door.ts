@@ -8,6 +8,7 @@
  * @module
  */
 import { ADMIN_PREFIX, handleAdmin, isHealthPath, type AdminExposure } from './admin.js';
+import { guardAdmin, hostPolicyOf, type GuardChecks, type HostPolicy } from './admin-guard.js';
 import { apiIndex, isIndexRequest } from './api-index.js';
 import { DEFAULT_CORS_POLICY, corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy, type CorsScope } from './cors.js';
 import type { Gateway } from './gateway.js';
@@ -21,6 +22,11 @@ export interface FrontDoorOptions {
   admin: AdminExposure;
   /** When set, admin requests but health must carry it (see `handleAdmin`). */
   adminToken?: string | undefined;
+  /**
+   * The `Host` values admin requests may carry (`hostPolicyOf` in `admin-guard.ts` makes one from option
+   * `allowedHosts` and the server's addresses). Default: `localhost` (and `*.localhost`), `127.0.0.1`, `[::1]`.
+   */
+  allowedHosts?: HostPolicy | undefined;
   /**
    * Which origins may call cross-origin (`corsPolicyOf` in `cors.ts` makes one from option `cors`). Default
    * {@link DEFAULT_CORS_POLICY}: any origin on the gateway's API, none on the admin API.
@@ -38,6 +44,14 @@ export interface FrontDoor {
    * errors (body too large, missing `Host`).
    */
   withCors(request: Pick<CoreRequest, 'path' | 'headers'>, response: CoreResponse): CoreResponse;
+  /**
+   * The admin guard's answer to `request` (`guardAdmin` in `admin-guard.ts`: 403 for a refused Host or Origin,
+   * 401 or a 303 login redirect for the token), or `undefined` when it may be answered: for admin paths an adapter
+   * answers itself (the dashboard's files, with `{ token: false }`), so they are guarded as the admin routes are.
+   * Set by {@link frontDoor}; optional in the type so a wrapper that copies only `withCors` is still a
+   * `FrontDoor`.
+   */
+  guardAdmin?(request: CoreRequest, checks?: GuardChecks): CoreResponse | undefined;
 }
 
 /** The CORS scope of a raw path: the admin API under `/__mock/`, else the gateway's API. */
@@ -53,17 +67,19 @@ function takesPreflight(path: string, scope: CorsScope): boolean {
 /**
  * The function that answers every request of one adapter: a CORS preflight (`OPTIONS` with `Origin` and
  * `Access-Control-Request-Method`) on the gateway's paths or the admin API's by `corsPreflight`, never journaled;
- * then the index, the admin API as `options.admin` allows, and everything else through `gateway.handle`
- * (journaled), each with the CORS headers of `withCorsHeaders` when the request has an `Origin` the policy allows.
+ * then the index, the admin API as `options.admin` allows (behind its guard: Host, Origin, token; see
+ * `admin-guard.ts`), and everything else through `gateway.handle` (journaled), each with the CORS headers of
+ * `withCorsHeaders` when the request has an `Origin` the policy allows.
  * A request without `Origin` is answered exactly as without CORS. Never throws.
  */
 export function frontDoor(gateway: Gateway, options: FrontDoorOptions): FrontDoor {
   const { admin, adminToken } = options;
   const policy = options.cors ?? DEFAULT_CORS_POLICY;
+  const hosts = options.allowedHosts ?? hostPolicyOf(undefined);
   const route = (request: CoreRequest): CoreResponse => {
     if (isIndexRequest(request.method, request.path)) return apiIndex(admin);
     if (admin !== 'off' && request.path.startsWith(ADMIN_PREFIX) && (admin === 'on' || isHealthPath(request.path))) {
-      return handleAdmin(gateway, request, { token: adminToken });
+      return handleAdmin(gateway, request, { token: adminToken, hosts, cors: policy });
     }
     return gateway.handle(request);
   };
@@ -75,5 +91,9 @@ export function frontDoor(gateway: Gateway, options: FrontDoorOptions): FrontDoo
     return withCorsHeaders(policy, origin, scope, route(request));
   };
   answer.withCors = (request, response) => withCorsHeaders(policy, header(request.headers, 'origin'), scopeOf(request.path), response);
+  answer.guardAdmin = (request, checks) => {
+    const refused = guardAdmin(request, { token: adminToken, hosts, cors: policy }, checks);
+    return refused && withCorsHeaders(policy, header(request.headers, 'origin'), 'admin', refused);
+  };
   return answer;
 }

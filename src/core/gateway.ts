@@ -8,8 +8,10 @@
 import { Accounts, parseKeys } from './accounts.js';
 import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
-import { Clock, systemNow } from './clock.js';
+import { collectAudio, replaySpeech } from './audio-replay.js';
+import { Clock, isoWithOffset, systemNow } from './clock.js';
 import type { GatewayContext } from './context.js';
+import { GatewayEvents, type GatewayEventSource } from './events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
@@ -41,7 +43,25 @@ export interface Gateway {
   /** Every API request answered, bounded. */
   readonly journal: Journal;
   /**
-   * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters.
+   * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
+   * bodies end (`entry-done`), clock moves, default scenario changes and resets. See `GatewayEvent`.
+   */
+  readonly events: GatewayEventSource;
+  /**
+   * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
+   * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
+   * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
+   * audio cache).
+   *
+   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes; `undefined` when
+   *   there is no entry `seq` (never made, or dropped by the bound or a reset), it is not a speech answer with
+   *   status 200, or its request body was not kept (over 64 KiB).
+   * @example const audio = await mock.gateway.audioOf(mock.journal.last()!.seq);
+   */
+  audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array } | undefined>;
+  /**
+   * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters. Sends a
+   * `scenario` event.
    *
    * @param where names the caller in error messages; default `useScenario()`.
    * @throws {GatewayError} 400 `<where>: unknown scenario "<name>"; loaded scenarios: ...` for an unknown name;
@@ -50,7 +70,8 @@ export interface Gateway {
   useScenario(nameOrDefinition: string | ScenarioDefinition | null, where?: string): Scenario | null;
   /**
    * Clears scenario counters, the journal, rate-limit windows and spent credits, and returns to the initial
-   * default scenario. Generation records and the clock are kept.
+   * default scenario. Generation records and the clock are kept. Sends a `reset` event (then `scenario` when the
+   * default changed).
    */
   reset(): void;
   /**
@@ -121,7 +142,13 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const fixtures =
     typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);
   const keys = options.keys === undefined ? undefined : typeof options.keys === 'string' ? filesFor(platform, 'keys', options.keys).keys(options.keys) : parseKeys(options.keys);
-  const clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock));
+  const events = new GatewayEvents();
+  const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () =>
+    events.emit('clock', () => {
+      const now = clock.now();
+      return { now, now_iso: isoWithOffset(now), frozen: clock.frozen };
+    }),
+  );
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, options.maxGenerations ?? DEFAULT_MAX_GENERATIONS),
@@ -140,20 +167,32 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
 
+  const announceScenario = () => events.emit('scenario', () => ({ default: scenarios.defaultScenario?.name ?? null }));
+
   const gateway: Gateway = {
     clock,
     scenarios,
     journal,
-    handle: journaled(createPipeline(context, scenarios), journal, clock),
+    events,
+    handle: journaled(createPipeline(context, scenarios), journal, clock, events),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);
+      announceScenario();
       return scenario;
     },
     reset() {
+      const before = scenarios.defaultScenario;
       scenarios.reset();
       journal.clear();
       context.accounts.reset();
+      events.emit('reset', () => ({}));
+      if (scenarios.defaultScenario !== before) announceScenario();
+    },
+    async audioOf(seq) {
+      const audio = replaySpeech(journal, context.audio, seed, seq);
+      if (typeof audio === 'string') return undefined;
+      return { contentType: audio.contentType, bytes: await collectAudio(audio) };
     },
     warmUp: () => context.audio.warmUp(),
   };

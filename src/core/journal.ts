@@ -4,6 +4,20 @@
  * @module
  */
 import type { Operation } from './routes.js';
+import type { BodyEnd, SpeechAudio } from './types.js';
+
+export type { BodyEnd, SpeechAudio } from './types.js';
+
+/**
+ * The error envelope of an error answer, as the client received it (parsed from the body).
+ *
+ * @example { error: { code: 429, message: 'Rate limit exceeded', metadata: { error_type: 'rate_limit_exceeded' } } }
+ */
+export interface JournalError {
+  error: { code: number; message: string; metadata: unknown };
+  /** The key's user id, when the gateway sends one (a 402). */
+  user_id?: string;
+}
 
 /** One journaled request. Times are the simulator's clock; `duration_ms` is real elapsed time. */
 export interface JournalEntry {
@@ -38,6 +52,28 @@ export interface JournalEntry {
   generation_id: string | null;
   /** Real time from arrival to the end of the response, ms; `null` while it is still streaming. */
   duration_ms: number | null;
+  /**
+   * Body bytes delivered to the client: after a scenario's truncation (the bytes before the cut), of a client that
+   * went away (the bytes sent before), 0 for a reset or a HEAD request; `null` while it is still streaming.
+   */
+  response_bytes: number | null;
+  /**
+   * How the answer ended ({@link BodyEnd}): `complete` (the whole body), `cut` (cut short by a scenario's
+   * `audio.truncate`, then a network error; status 200 all the same), `reset` (the connection dropped without an
+   * answer, status 0), `aborted` (the client went away mid-body); `null` while it is still streaming.
+   */
+  body_end: BodyEnd | null;
+  /**
+   * The parsed error envelope of an error answer (status 400 and above with a JSON envelope body); `null` for
+   * successes, resets, and error answers whose body is not an envelope (a scenario's `raw` body, such as the
+   * HTML page of `edge-timeout-html`).
+   */
+  error: JournalError | null;
+  /**
+   * For a speech answer with status 200 (truncated or not): what its body renders, so the audio can be rendered
+   * again (`GET /__mock/requests/<seq>/audio`, `gateway.audioOf(seq)`); `null` otherwise.
+   */
+  audio: SpeechAudio | null;
 }
 
 /** Filters of {@link Journal.list}; every given field must match. */
@@ -49,6 +85,21 @@ export interface JournalFilter {
 
 /** Default bound of the journal, in entries. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Default page size of {@link Journal.after}, in entries. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+function isEmpty(filter: JournalFilter): boolean {
+  return filter.operation === undefined && filter.status === undefined && filter.session === undefined;
+}
+
+function matches(e: JournalEntry, filter: JournalFilter): boolean {
+  return (
+    (filter.operation === undefined || e.operation === filter.operation) &&
+    (filter.status === undefined || e.status === filter.status) &&
+    (filter.session === undefined || e.session === filter.session)
+  );
+}
 
 const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-authorization']);
 
@@ -98,13 +149,52 @@ export class Journal implements Iterable<JournalEntry> {
   /** Entries matching `filter`, oldest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const all = this.#ordered();
-    if (filter.operation === undefined && filter.status === undefined && filter.session === undefined) return all;
-    return all.filter(
-      (e) =>
-        (filter.operation === undefined || e.operation === filter.operation) &&
-        (filter.status === undefined || e.status === filter.status) &&
-        (filter.session === undefined || e.session === filter.session),
-    );
+    if (isEmpty(filter)) return all;
+    return all.filter((e) => matches(e, filter));
+  }
+
+  /**
+   * Entries with `seq` greater than `seq` that match `filter`, oldest first, at most `limit`: for following the
+   * journal page by page (pass the last `seq` seen). Entries dropped by the bound (or cleared) are skipped.
+   *
+   * @param seq a sequence number (0 for the start).
+   * @param limit most entries returned, at least 1 (default {@link DEFAULT_PAGE_SIZE}).
+   * @throws {RangeError} when `seq` is not a whole number ≥ 0 or `limit` is not a whole number ≥ 1.
+   * @example journal.after(0, 100) // the first 100 entries kept
+   */
+  after(seq: number, limit: number = DEFAULT_PAGE_SIZE, filter: JournalFilter = {}): JournalEntry[] {
+    if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`seq: expected a whole number ≥ 0, got ${seq}`);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit: expected a whole number ≥ 1, got ${limit}`);
+    const size = this.#ring.length;
+    const out: JournalEntry[] = [];
+    if (size === 0) return out;
+    // Kept entries have consecutive sequence numbers (each record takes the next one), so the first one wanted is
+    // found by arithmetic.
+    const oldest = this.#at(0).seq;
+    const filtered = !isEmpty(filter);
+    for (let i = Math.max(0, seq - oldest + 1); i < size && out.length < limit; i++) {
+      const entry = this.#at(i);
+      if (!filtered || matches(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  /** The entry with sequence number `seq`, or `undefined` when there is none (never made, dropped or cleared). */
+  get(seq: number): JournalEntry | undefined {
+    const size = this.#ring.length;
+    if (size === 0 || !Number.isSafeInteger(seq)) return undefined;
+    const index = seq - this.#at(0).seq;
+    return index >= 0 && index < size ? this.#at(index) : undefined;
+  }
+
+  /** The highest sequence number assigned so far (0 before the first request); clearing does not lower it. */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  /** The `index`-th kept entry, oldest first (`index` in range). */
+  #at(index: number): JournalEntry {
+    return this.#ring[(this.#head + index) % this.#ring.length]!;
   }
 
   /** The most recent entry, or `undefined`. */

@@ -47,7 +47,7 @@ export interface GatewayOptions {
   generationDelayMs?: number | 'realistic';
   /** How many speech-call generation records to keep (least recently used evicted first). Default 10,000. */
   maxGenerations?: number;
-  /** Bound of the audio cache, in bytes. Default 24 MiB. */
+  /** Bound of the audio cache, in bytes. Default 8 MiB. */
   audioCacheBytes?: number;
   /**
    * Extra scenarios, loaded beside the built-ins: definitions, or (Node.js only) folders of scenario files (JSON
@@ -73,13 +73,14 @@ export class OptionsError extends Error {
   override name = 'OptionsError';
   /**
    * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
-   * `cors` (an option of the handlers and the server, `src/core/cors.ts`).
+   * `cors` (an option of the handlers and the server, `src/core/cors.ts`), or `allowedHosts` (the server's,
+   * `src/core/admin-guard.ts`).
    */
-  readonly option: keyof GatewayOptions | 'cors';
+  readonly option: keyof GatewayOptions | 'cors' | 'allowedHosts';
   /** What was wrong, without the option's name. */
   readonly problem: string;
 
-  constructor(option: keyof GatewayOptions | 'cors', problem: string) {
+  constructor(option: keyof GatewayOptions | 'cors' | 'allowedHosts', problem: string) {
     super(`${option}: ${problem}`);
     this.option = option;
     this.problem = problem;

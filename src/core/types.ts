@@ -48,8 +48,63 @@ export interface CoreResponse {
    * socket; in-process the handler answers `HttpResponse.error()`, so `fetch` rejects with a network error.
    */
   reset?: boolean | undefined;
-  /** Called by the adapter once the response is fully sent, cut off, or abandoned by the client. */
-  onDone?: (() => void) | undefined;
+  /**
+   * Called by the adapter once the response is fully sent, cut off, or abandoned by the client (exactly once).
+   * How the body ended is known to the core without help: it counts what the adapter reads of a streamed body and
+   * sees how that reading ended (the journal's `response_bytes` and `body_end`). `outcome` is for what the core
+   * cannot see: the standalone server passes `{ end: 'aborted', bytes: 0 }` for a client that left before a
+   * delayed answer was sent. Adapters that know nothing more call it without an argument.
+   */
+  onDone?: ((outcome?: ResponseOutcome) => void) | undefined;
+  /**
+   * What a speech answer's body renders (set by the speech operation on its 200; the journal keeps it as `audio`,
+   * and the admin API re-renders the same bytes from it). Adapters ignore it.
+   */
+  audio?: SpeechAudio | undefined;
+  /**
+   * Aborted by the core when it gives up on the reader of a streamed body (the admin API's event stream, once a
+   * client falls 500 events behind): the body then yields what it still has to say and ends. An adapter that is waiting for the client to read
+   * (backpressure) closes the connection at once instead, since nothing more can be written; one that never
+   * serves such bodies (the MSW handlers) may ignore it.
+   */
+  abandon?: AbortSignal | undefined;
+}
+
+/**
+ * How a response's body ended, as the journal records it (`body_end`):
+ *
+ * - `complete`: the whole body was sent (a body of one piece, or a stream read to its end);
+ * - `cut`: the body stopped short on the simulator's side, then the connection failed (a scenario's
+ *   `audio.truncate`; also a failure while rendering);
+ * - `reset`: the connection was dropped without an answer (a scenario's `reset`; status 0);
+ * - `aborted`: the client went away before the body ended (or before a delayed answer started).
+ */
+export type BodyEnd = 'complete' | 'cut' | 'reset' | 'aborted';
+
+/** How a response ended: see {@link BodyEnd}; `bytes` is the body bytes delivered to the client. */
+export interface ResponseOutcome {
+  end: BodyEnd;
+  /** Body bytes delivered (after a scenario's truncation); 0 for a reset or a HEAD request. */
+  bytes: number;
+}
+
+/**
+ * What a speech answer renders: enough to render the same bytes again (with the request's `input` and the
+ * gateway's seed). Field names are the journal's (JSON, snake_case).
+ *
+ * @example { format: 'mp3', content_type: 'audio/mpeg', duration_ms: 1240, voice: 'alloy', speed: 1 }
+ */
+export interface SpeechAudio {
+  /** The request's `response_format` (default `pcm`). */
+  format: 'mp3' | 'pcm';
+  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
+  content_type: string;
+  /** Playback length of the whole audio, ms (not rounded; the same for both formats). */
+  duration_ms: number;
+  /** The request's `voice`, as given. */
+  voice: string;
+  /** The speed actually rendered: the request's `speed`, or 1 for models that ignore it (or when it is omitted). */
+  speed: number;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { hostPolicyOf, type AllowedHostsOption } from '../core/admin-guard.js';
 import { corsPolicyOf, type CorsOption } from '../core/cors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
@@ -14,6 +15,7 @@ import { expectationFailed, frameworkError, hostRequired, malformedRequest } fro
 import { MAX_BODY_BYTES } from '../core/request.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';
+import { withDashboard } from './ui.js';
 
 /** `type/subtype` with optional parameters, as fastify's parser accepts. */
 const VALID_MEDIA_TYPE = /^\s*[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+\s*(;.*)?$/i;
@@ -35,8 +37,19 @@ export interface AppOptions {
   admin?: boolean | undefined;
   /** Overrides of {@link SERVER_TIMEOUTS}, ms. */
   timeouts?: Partial<ServerTimeouts> | undefined;
-  /** Require this token on admin requests but health (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
+  /**
+   * Require this token on admin requests but health (`Authorization: Bearer`, `X-Mock-Admin-Token`, or the cookie
+   * `mockrouter_admin` a browser gets from `?token=` or `POST /__mock/login`).
+   */
   adminToken?: string | undefined;
+  /**
+   * Hosts the admin API answers besides `localhost`, `127.0.0.1`, `[::1]` and {@link localHosts} (DNS rebinding
+   * defense, `src/core/admin-guard.ts`): names, IP addresses, `.domain` for a domain and its subdomains, as a
+   * comma-separated string or a list; `all` or `true` for any.
+   */
+  allowedHosts?: AllowedHostsOption | undefined;
+  /** The addresses the server answers as: its bound address, or every interface's when bound to all (from `startServer`). */
+  localHosts?: readonly string[] | undefined;
   /**
    * Which origins may call cross-origin: `*` (any, the default, as the gateway; the admin API stays same-origin),
    * or origins `scheme://host[:port]`, as a comma-separated string or a list (they may call the admin API too).
@@ -71,10 +84,11 @@ export type ServerTimeouts = { [K in keyof typeof SERVER_TIMEOUTS]: number };
  * them the same way in both modes. Timeouts: {@link SERVER_TIMEOUTS}. The envelopes of fastify's own errors carry
  * the same CORS headers as the core's answers.
  *
- * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins.
+ * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins;
+ *   (`option` `allowedHosts`) for an `allowedHosts` entry that is no host.
  */
-export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides, cors }: AppOptions): FastifyInstance {
-  const answer = frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken, cors: corsPolicyOf(cors) });
+export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides, cors, allowedHosts, localHosts }: AppOptions): FastifyInstance {
+  const answer = withDashboard(frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken, cors: corsPolicyOf(cors), allowedHosts: hostPolicyOf(allowedHosts, localHosts) }), admin);
   /** A response the server makes itself, with the CORS headers the core would add for `request`. */
   const own = (request: { url?: string | undefined; headers: CoreRequest['headers'] }, result: CoreResponse) => {
     const url = request.url ?? '/';

@@ -10,7 +10,9 @@
  * @module
  */
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
+import type { AllowedHostsOption } from '../core/admin-guard.js';
 import type { CorsOption } from '../core/cors.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
@@ -42,8 +44,21 @@ export interface ServerOptions extends GatewayOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Serve the admin API under `/__mock/`; default `true`. */
   admin?: boolean;
-  /** Require this token on admin requests but `GET /__mock/health` (`Authorization: Bearer` or `X-Mock-Admin-Token`). */
+  /**
+   * Require this token on admin requests but `GET /__mock/health`: `Authorization: Bearer <token>`,
+   * `X-Mock-Admin-Token: <token>`, or the cookie `mockrouter_admin` that a browser gets from opening an admin page
+   * with `?token=<token>` (e.g. `/__mock/ui?token=...`) or from `POST /__mock/login`.
+   */
   adminToken?: string;
+  /**
+   * Hosts the admin API answers besides `localhost` (and `*.localhost`), `127.0.0.1`, `[::1]` and the bound address
+   * (every interface's address when bound to `0.0.0.0` or `::`): a DNS rebinding defense, as Vite's dev server has.
+   * Host names, IP addresses, or `.domain` for a domain and its subdomains, as a comma-separated string or a list;
+   * `'all'` or `true` turns the check off. Requests with another `Host` get a 403 envelope. Default none.
+   *
+   * @example ['mockrouter'] // called as http://mockrouter:4010 from another container
+   */
+  allowedHosts?: AllowedHostsOption;
   /**
    * Which origins may call from a browser (CORS): `*`, the default, lets any origin call the API (as the gateway
    * does) but not the admin API; origins `scheme://host[:port]` (a comma-separated string or a list, e.g.
@@ -67,16 +82,35 @@ export interface RunningServer {
 }
 
 /**
+ * The addresses a server bound to `host` answers as, for the admin API's Host check: `host` itself, and when it
+ * binds every interface, each interface's address (IPv4 and IPv6, as `os.networkInterfaces()` lists them).
+ */
+export function localHostsOf(host: string): string[] {
+  if (!bindsAllInterfaces(host)) return [host];
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address));
+  return [host, ...addresses];
+}
+
+/**
  * Starts the standalone server.
  *
  * @throws {FixtureError} for invalid fixtures; `OptionsError` for a bad option (`cors` among them: not `*` or
- *   `scheme://host[:port]` origins); the listen error (for example `EADDRINUSE`, with `code`) when the port cannot
- *   be bound.
+ *   `scheme://host[:port]` origins; `allowedHosts`: an entry that is no host); the listen error (for example
+ *   `EADDRINUSE`, with `code`) when the port cannot be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const gateway = createGateway(options);
-  const app = buildApp({ gateway, logger: options.logger, admin: options.admin, adminToken: options.adminToken, timeouts: options.timeouts, cors: options.cors });
   const host = options.host ?? DEFAULT_HOST;
+  const app = buildApp({
+    gateway,
+    logger: options.logger,
+    admin: options.admin,
+    adminToken: options.adminToken,
+    timeouts: options.timeouts,
+    cors: options.cors,
+    allowedHosts: options.allowedHosts,
+    localHosts: localHostsOf(host),
+  });
   await app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const { port } = app.server.address() as AddressInfo;
   // Load the MP3 encoder in the background once the caller has the server (after its ready line), so the first

@@ -13,9 +13,12 @@ import type { CoreResponse } from '../core/types.js';
  * Sends `result` straight to the raw response, so the headers are exactly the core's in both modes (fastify
  * would add `; charset=utf-8`). Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
  * by chunk (chunked transfer encoding), respecting backpressure. A `delayMs` waits first; a `reset` destroys
- * the socket; a stream that throws ({@link StreamCut}) closes the connection after the bytes sent so far.
- * `onDone` runs exactly once: when the response ends, or when its connection closes (also for a response still
- * queued behind another on a pipelined connection, which never gets its own `close` event).
+ * the socket; a stream that throws ({@link StreamCut}) closes the connection after the bytes sent so far; when the
+ * result's `abandon` signal fires while the client is not reading (a write is waiting for `drain`), the
+ * connection is destroyed at once. `onDone` runs exactly once: when the response ends, or when its connection
+ * closes (also for a response still queued behind another on a pipelined connection, which never gets its own
+ * `close` event); with `{ end: 'aborted', bytes: 0 }` when the connection closed before anything was written
+ * (during a delay), else without an outcome (the core saw how the body was read).
  */
 export function sendResult(reply: FastifyReply, result: CoreResponse): void {
   reply.hijack();
@@ -27,19 +30,27 @@ export function sendResult(reply: FastifyReply, result: CoreResponse): void {
     return;
   }
   const socket = raw.req.socket;
-  const exchange: Exchange = { done: false, timer: undefined, stop: undefined, closed: undefined };
+  const exchange: Exchange = { done: false, started: false, timer: undefined, stop: undefined, closed: undefined };
+  const abandon = result.abandon;
+  // A body that gives up on its client (the admin event stream past its queue bound): a client that is not reading
+  // cannot be sent anything more, so drop it now rather than at the idle timeout.
+  const onAbandon = () => {
+    if (raw.writableNeedDrain) raw.destroy();
+  };
   const finish = () => {
     if (exchange.done) return;
     exchange.done = true;
     exchange.closed?.abort();
     raw.off('close', finish);
     socket.off('close', finish);
+    abandon?.removeEventListener('abort', onAbandon);
     clearTimeout(exchange.timer);
     exchange.stop?.();
-    result.onDone?.();
+    result.onDone?.(exchange.started ? undefined : { end: 'aborted', bytes: 0 });
   };
   raw.once('close', finish);
   socket.once('close', finish);
+  abandon?.addEventListener('abort', onAbandon, { once: true });
   if (result.delayMs) exchange.timer = setTimeout(() => write(raw, result, exchange), result.delayMs);
   else write(raw, result, exchange);
 }
@@ -48,6 +59,8 @@ export function sendResult(reply: FastifyReply, result: CoreResponse): void {
 interface Exchange {
   /** The response ended or its connection closed. */
   done: boolean;
+  /** Writing began (the delay, if any, was over and the connection still open). */
+  started: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stops the body's iterator (set while streaming). */
   stop: (() => void) | undefined;
@@ -101,6 +114,7 @@ export function rawHttpResponse(result: CoreResponse, head: boolean): string {
 
 function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined): void {
   if (raw.destroyed || exchange?.done) return;
+  if (exchange) exchange.started = true;
   if (result.reset) {
     raw.socket?.resetAndDestroy?.();
     raw.destroy();
@@ -117,10 +131,10 @@ function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | u
     raw.end();
     return;
   }
-  void pipeIterable(raw, body, exchange);
+  void pipeIterable(raw, body, exchange, result.abandon);
 }
 
-async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined): Promise<void> {
+async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined, abandon: AbortSignal | undefined): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();
   if (exchange) exchange.stop = () => void iterator.return?.();
   const gone = () => raw.destroyed || exchange?.done === true;
@@ -131,6 +145,10 @@ async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>
       if (done) break;
       // Respect backpressure so a slow client never makes us buffer the whole body.
       if (!raw.write(value)) {
+        if (abandon?.aborted) {
+          raw.destroy();
+          return;
+        }
         if (exchange) exchange.closed ??= new AbortController();
         await once(raw, 'drain', { signal: exchange?.closed?.signal }).catch(() => undefined);
       }

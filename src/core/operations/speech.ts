@@ -58,7 +58,7 @@ const SpeechRequestSchema = z.looseObject(
  *
  * @returns 200 with the audio streamed in chunks as it is rendered (or from the cache), `Content-Type` `audio/mpeg` or
  *   `audio/pcm;rate=24000;channels=1`, and `X-Generation-Id: gen-tts-<unix seconds>-<suffix>`; the generation
- *   record is stored for `GET /generation`.
+ *   record is stored for `GET /generation`. The response's `audio` says what was rendered (for the journal).
  * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
  *   (`Model <id> does not exist`), does not output speech, lacks the voice or the format, or the input is over
  *   the model's limit; 413 for a body over 1 MiB; 429 past the `:free` variant's 20 requests a minute; 402
@@ -113,5 +113,6 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
     status: 200,
     headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
     body: audio.body,
+    audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
   };
 }

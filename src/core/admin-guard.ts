@@ -1,0 +1,293 @@
+/**
+ * What keeps the standalone server's admin API (`/__mock/...`) safe on a developer's machine, checked by the front
+ * door before any admin route (the dashboard's page and the event stream too); `GET /__mock/health` is exempt.
+ * The gateway's API under `/api/v1` is not affected by any of it.
+ *
+ * 1. **Host** (DNS rebinding, as Vite's and webpack-dev-server's dev servers check it): a page on a domain whose
+ *    DNS answer the attacker switches to 127.0.0.1 calls the server as "same-origin", with its own domain in the
+ *    `Host` header. Admin requests answer only when `Host` (without the port) is `localhost` or a `*.localhost`
+ *    name, `127.0.0.1`, `[::1]`, the address the server is bound to (every interface's address when bound to all),
+ *    or a host of option `allowedHosts` (`--allowed-hosts`); `all` turns the check off. Others get a 403 envelope
+ *    naming the flag. A request without `Host` (HTTP/1.0; browsers always send one) passes.
+ * 2. **Origin** (cross-site requests): a request that changes state (any method but `GET`, `HEAD` and `OPTIONS`)
+ *    whose `Origin` is present and is neither the server's own origin (`http://` and the request's `Host`) nor an
+ *    origin named by option `cors` gets a 403 envelope. Requests without `Origin` (curl, Node.js) pass.
+ * 3. **Token** (option `adminToken`, `--admin-token`): `Authorization: Bearer <token>`, `X-Mock-Admin-Token:
+ *    <token>` or the cookie {@link ADMIN_COOKIE}. A browser gets the cookie from `GET /__mock/<any>?token=<token>`
+ *    (303 to the same URL without `token`) or `POST /__mock/login` with the form field `token` (303 to
+ *    `/__mock/ui`); the cookie is `HttpOnly; SameSite=Strict; Path=/__mock`, so the page's own requests and its
+ *    `EventSource` carry it and other sites' requests do not. A wrong token is a 401 envelope.
+ *
+ * @module
+ */
+import { bearerKey } from './auth.js';
+import type { CorsPolicy } from './cors.js';
+import { errorResponse } from './errors.js';
+import { OptionsError } from './options.js';
+import { header, queryParams } from './request.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+
+/** Name of the cookie that carries the admin token. */
+export const ADMIN_COOKIE = 'mockrouter_admin';
+/** Where `POST /__mock/login` sends the browser: the dashboard. */
+export const LOGIN_TARGET = '/__mock/ui';
+
+/**
+ * Option `allowedHosts` of `startServer` (the CLI's `--allowed-hosts`): hosts the admin API answers besides the
+ * local ones, as one comma-separated string or a list. An entry is a host name (`mock.internal`), an IP address
+ * (`192.168.1.20`, `::1` or `[::1]`), or a domain with a leading dot for it and all its subdomains
+ * (`.example.test`); `all` (or `true`) allows any host, as Vite's `allowedHosts: true`.
+ *
+ * @example 'mock.internal,.dev.test'
+ * @example ['mockrouter'] // a docker compose service name
+ */
+export type AllowedHostsOption = string | readonly string[] | true;
+
+/** Which `Host` values the admin API answers; made by {@link hostPolicyOf}. */
+export interface HostPolicy {
+  /** Any host (`all`). */
+  readonly any: boolean;
+  /** Exact hosts, lower-case, IPv6 in brackets (`localhost`, `127.0.0.1`, `[::1]`, ...). */
+  readonly hosts: ReadonlySet<string>;
+  /** Domains given with a leading dot, without it: the domain and its subdomains match. */
+  readonly domains: readonly string[];
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+const IPV6 = /^\[[0-9a-f:.]+\]$/;
+
+/** `host` (no port) lower-case, without a trailing dot, IPv6 in brackets; `undefined` when it is no host. */
+function normalizeHost(host: string): string | undefined {
+  let h = host.trim().toLowerCase().replace(/\.$/, '');
+  if (h.includes(':') && !h.startsWith('[')) h = `[${h.replace(/%.*$/, '')}]`;
+  return HOST_NAME.test(h) || IPV6.test(h) ? h : undefined;
+}
+
+/**
+ * The host of a `Host` header value: without the port, lower-case, without a trailing dot (`[::1]:4010` →
+ * `[::1]`, `LocalHost.:80` → `localhost`).
+ */
+export function hostOfHeader(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v.startsWith('[')) {
+    const end = v.indexOf(']');
+    return end === -1 ? v : v.slice(0, end + 1);
+  }
+  const colon = v.lastIndexOf(':');
+  return (colon === -1 ? v : v.slice(0, colon)).replace(/\.$/, '');
+}
+
+const EXPECTED_HOSTS = 'expected "all" or hosts separated by commas: names such as mock.internal, IP addresses, or .domain for a domain and its subdomains';
+
+/**
+ * The host policy of option `allowedHosts` plus the server's own addresses.
+ *
+ * @param local the addresses the server answers as (its bound address; every interface's when bound to all),
+ *   from the server; entries that are no host (`0.0.0.0`, `::`) are ignored.
+ * @throws {OptionsError} (`option` `allowedHosts`) for an entry that is no host name, IP address or `.domain`:
+ *   `expected "all" or hosts separated by commas: ...; got "http://x"`.
+ * @example hostPolicyOf('mock.internal', ['127.0.0.1']).hosts // Set { 'localhost', '127.0.0.1', '[::1]', 'mock.internal' }
+ */
+export function hostPolicyOf(option: AllowedHostsOption | undefined, local: readonly string[] = []): HostPolicy {
+  const hosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+  for (const address of local) {
+    const host = normalizeHost(address);
+    if (host !== undefined && host !== '0.0.0.0' && host !== '[::]') hosts.add(host);
+  }
+  if (option === true) return { any: true, hosts, domains: [] };
+  const domains: string[] = [];
+  let any = false;
+  const list: readonly unknown[] = option === undefined ? [] : typeof option === 'string' ? [option] : Array.isArray(option) ? option : [option];
+  for (const item of list) {
+    if (typeof item !== 'string') throw new OptionsError('allowedHosts', `${EXPECTED_HOSTS}; got ${JSON.stringify(item) ?? String(item)}`);
+    for (const raw of item.split(',')) {
+      const entry = raw.trim();
+      if (entry === '') continue;
+      if (entry.toLowerCase() === 'all') {
+        any = true;
+        continue;
+      }
+      const domain = entry.startsWith('.');
+      const host = normalizeHost(domain ? entry.slice(1) : entry);
+      if (host === undefined || (domain && host.startsWith('['))) throw new OptionsError('allowedHosts', `${EXPECTED_HOSTS}; got "${entry}"`);
+      if (domain) domains.push(host);
+      else hosts.add(host);
+    }
+  }
+  return { any, hosts, domains };
+}
+
+/** Whether the admin API answers a request whose `Host` header is `value` (`undefined`: none sent). */
+export function isAllowedHost(policy: HostPolicy, value: string | undefined): boolean {
+  if (policy.any || value === undefined) return true;
+  const host = hostOfHeader(value);
+  if (host === 'localhost' || host.endsWith('.localhost') || policy.hosts.has(host)) return true;
+  return policy.domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+}
+
+/** What the admin guard checks; made once per front door. */
+export interface AdminGuard {
+  /** The admin token, or `undefined` for none. */
+  readonly token?: string | undefined;
+  /** The hosts admin requests may name. */
+  readonly hosts: HostPolicy;
+  /** The CORS policy: its named origins may also change state. */
+  readonly cors: CorsPolicy;
+}
+
+/** Which checks {@link guardAdmin} makes: Host and Origin always; the token unless `token` is `false`. */
+export interface GuardChecks {
+  /** Check the admin token (default `true`); `false` for pages anyone who reaches the admin API may load. */
+  token?: boolean;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const utf8 = new TextEncoder();
+
+/** Whether `given` equals `expected`, in a time that depends only on their lengths (browsers lack `timingSafeEqual`). */
+function tokenMatches(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = utf8.encode(given);
+  const b = utf8.encode(expected);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
+}
+
+/** The admin token of the request's {@link ADMIN_COOKIE} cookie, or `undefined`. */
+function cookieToken(request: CoreRequest): string | undefined {
+  const cookies = request.headers.cookie;
+  for (const line of Array.isArray(cookies) ? cookies : cookies === undefined ? [] : [cookies]) {
+    for (const pair of line.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq === -1 || pair.slice(0, eq).trim() !== ADMIN_COOKIE) continue;
+      try {
+        return decodeURIComponent(pair.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The `Set-Cookie` value that hands a browser the token: `mockrouter_admin=<token>; HttpOnly; SameSite=Strict;
+ * Path=/__mock` (the token percent-encoded where a cookie value cannot hold a character of it).
+ */
+export function adminCookie(token: string): string {
+  return `${ADMIN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/__mock`;
+}
+
+/** A 303 to `location`, handing over the token's cookie when there is a token. */
+function seeOther(location: string, token: string | undefined): CoreResponse {
+  const headers: Record<string, string> = { Location: location, 'Cache-Control': 'no-store' };
+  if (token !== undefined) headers['Set-Cookie'] = adminCookie(token);
+  return { status: 303, headers, body: null };
+}
+
+/** The raw query without its `token` parameters. */
+function withoutToken(query: string): string {
+  return query
+    .split('&')
+    .filter((part) => {
+      if (part === '') return false;
+      const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
+      try {
+        return decodeURIComponent(name) !== 'token';
+      } catch {
+        return true;
+      }
+    })
+    .join('&');
+}
+
+/** Why `request` may not change state from its `Origin`, or `undefined` when it may. */
+function crossSite(request: CoreRequest, cors: CorsPolicy): string | undefined {
+  if (SAFE_METHODS.has(request.method)) return undefined;
+  const origin = header(request.headers, 'origin');
+  if (origin === undefined || cors.origins.has(origin.toLowerCase())) return undefined;
+  const host = header(request.headers, 'host');
+  try {
+    if (host !== undefined && new URL(origin).origin === new URL(`http://${host}`).origin) return undefined;
+  } catch {
+    // Not an origin (`null`, from a sandboxed page or a file): another site.
+  }
+  return `Admin API: ${request.method} from origin ${origin} refused: state-changing admin requests are same-origin only (cross-site request forgery defense); name the origin with --cors (option cors) to allow it`;
+}
+
+/**
+ * The guard's answer to an admin request (`request.path` under `/__mock/`, not the health check), or `undefined`
+ * when the request may go on to its route. In order:
+ *
+ * - 403 envelope for a `Host` the policy does not allow, naming `--allowed-hosts`;
+ * - 403 envelope for a state-changing request from another site's `Origin`, naming `--cors`;
+ * - with `checks.token` not `false`: for a `GET` with a `token` query parameter, a 303 to the same URL without it,
+ *   with the token's cookie (no cookie when no token is set), or a 401 envelope for a wrong one; then, when a token
+ *   is set, a 401 envelope unless the `Authorization: Bearer`, `X-Mock-Admin-Token` or cookie token is right
+ *   (`POST /__mock/login` is left to its route, {@link login}).
+ */
+export function guardAdmin(request: CoreRequest, guard: AdminGuard, checks: GuardChecks = {}): CoreResponse | undefined {
+  const host = header(request.headers, 'host');
+  if (!isAllowedHost(guard.hosts, host)) {
+    const name = hostOfHeader(host!);
+    return errorResponse(403, {
+      message: `Admin API: Host "${name}" is not allowed (DNS rebinding defense); the admin API answers localhost, 127.0.0.1, [::1] and the server's own addresses; start it with --allowed-hosts ${name} (option allowedHosts) to allow this host`,
+    });
+  }
+  const refused = crossSite(request, guard.cors);
+  if (refused !== undefined) return errorResponse(403, { message: refused });
+  if (checks.token === false) return undefined;
+  const { token } = guard;
+  if (request.method === 'GET') {
+    const params = queryParams(request.query);
+    if (params.has('token')) {
+      if (token !== undefined && !params.getAll('token').some((given) => tokenMatches(given, token))) {
+        return errorResponse(401, { message: 'Admin API: wrong admin token in ?token=' });
+      }
+      const rest = withoutToken(request.query);
+      return seeOther(rest === '' ? request.path : `${request.path}?${rest}`, token);
+    }
+  }
+  if (token === undefined || isLoginRequest(request)) return undefined;
+  const given = [header(request.headers, 'x-mock-admin-token'), bearerKey(request.headers), cookieToken(request)];
+  if (given.some((value) => tokenMatches(value, token))) return undefined;
+  return errorResponse(401, {
+    message: 'Admin API: missing or wrong admin token (send Authorization: Bearer <token> or X-Mock-Admin-Token; in a browser, open /__mock/ui?token=<token> once)',
+  });
+}
+
+/** Whether `request` is `POST /__mock/login` (with or without a trailing slash). */
+function isLoginRequest(request: CoreRequest): boolean {
+  return request.method === 'POST' && request.path.replace(/\/$/, '') === '/__mock/login';
+}
+
+/** The `token` field of a login body: a form (`token=...`) or a JSON object (`{"token": "..."}`). */
+function loginToken(request: CoreRequest): string | undefined {
+  const text = request.body ? new TextDecoder().decode(request.body) : '';
+  if (/json/i.test(header(request.headers, 'content-type') ?? '')) {
+    try {
+      const value = JSON.parse(text) as { token?: unknown } | null;
+      return typeof value?.token === 'string' ? value.token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return new URLSearchParams(text).get('token') ?? undefined;
+}
+
+/**
+ * `POST /__mock/login`: the dashboard's login form (`token=<admin token>`, form-encoded; a JSON `{"token"}` is
+ * taken too).
+ *
+ * @returns a 303 to {@link LOGIN_TARGET} with the token's cookie (without a cookie when no token is set); a 400
+ *   envelope when the body has no `token` field, a 401 envelope when it is wrong.
+ */
+export function login(request: CoreRequest, token: string | undefined): CoreResponse {
+  if (token === undefined) return seeOther(LOGIN_TARGET, undefined);
+  const given = loginToken(request);
+  if (given === undefined) return errorResponse(400, { message: 'body: expected the form field token=<admin token>' });
+  if (!tokenMatches(given, token)) return errorResponse(401, { message: 'Admin API: wrong admin token' });
+  return seeOther(LOGIN_TARGET, token);
+}
