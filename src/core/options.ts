@@ -73,14 +73,13 @@ export class OptionsError extends Error {
   override name = 'OptionsError';
   /**
    * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
-   * `cors` (an option of the handlers and the server, `src/core/cors.ts`), or `allowedHosts` (the server's,
-   * `src/core/admin-guard.ts`).
+   * `cors` (an option of the handlers and the server, `src/core/cors.ts`).
    */
-  readonly option: keyof GatewayOptions | 'cors' | 'allowedHosts';
+  readonly option: keyof GatewayOptions | 'cors';
   /** What was wrong, without the option's name. */
   readonly problem: string;
 
-  constructor(option: keyof GatewayOptions | 'cors' | 'allowedHosts', problem: string) {
+  constructor(option: keyof GatewayOptions | 'cors', problem: string) {
     super(`${option}: ${problem}`);
     this.option = option;
     this.problem = problem;

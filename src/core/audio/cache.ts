@@ -9,8 +9,13 @@
 
 import { LRUCache } from 'lru-cache';
 
-/** Default byte budget: 24 MiB (about 4 minutes of PCM, or 50 minutes of MP3). */
-export const DEFAULT_CACHE_MAX_BYTES = 24 * 1024 * 1024;
+/**
+ * Default byte budget: 8 MiB (about 3 minutes of PCM at 48,000 bytes a second, or 17 minutes of MP3 at 8,000 bytes
+ * a second). Cached bodies are off-heap buffers that stay resident; the earlier default, 24 MiB, added about 14 MB
+ * to the standalone server's RSS after the 100,000 mixed requests of `npm run bench` (median of 3 runs 192 MB,
+ * against 206 MB over 8 runs; bench/README.md, "Resident memory").
+ */
+export const DEFAULT_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Default entry budget. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 1000;
@@ -18,7 +23,7 @@ export const DEFAULT_CACHE_MAX_ENTRIES = 1000;
 /**
  * Limits and sizing for {@link LruCache}.
  *
- * - `maxBytes`: total size budget in bytes (≥ 0, fractions dropped; default 24 MiB). An entry larger than this on
+ * - `maxBytes`: total size budget in bytes (≥ 0, fractions dropped; default 8 MiB). An entry larger than this on
  *   its own is never stored.
  * - `maxEntries`: entry budget (≥ 0, fractions dropped; default 1000). 0 disables caching.
  * - `sizeOf`: size of one entry in bytes (key included if you want to count it); must be a finite number ≥ 0,

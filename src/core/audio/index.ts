@@ -66,7 +66,7 @@ export interface OpenedAudio {
 
 /**
  * Cache limits for {@link createAudioRenderer}: `maxCacheBytes` (default
- * 24 MiB; counts audio bytes plus 2 bytes per key character) and
+ * 8 MiB; counts audio bytes plus 2 bytes per key character) and
  * `maxCacheEntries` (default 1000; 0 disables caching).
  */
 export interface AudioRendererOptions {
