@@ -73,13 +73,14 @@ export class OptionsError extends Error {
   override name = 'OptionsError';
   /**
    * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
-   * `cors` (an option of the handlers and the server, `src/core/cors.ts`).
+   * `cors` (an option of the handlers and the server, `src/core/cors.ts`), or `allowedHosts` (the server's,
+   * `src/core/admin-guard.ts`).
    */
-  readonly option: keyof GatewayOptions | 'cors';
+  readonly option: keyof GatewayOptions | 'cors' | 'allowedHosts';
   /** What was wrong, without the option's name. */
   readonly problem: string;
 
-  constructor(option: keyof GatewayOptions | 'cors', problem: string) {
+  constructor(option: keyof GatewayOptions | 'cors' | 'allowedHosts', problem: string) {
     super(`${option}: ${problem}`);
     this.option = option;
     this.problem = problem;
