@@ -51,7 +51,8 @@ export { createGateway, type Gateway, type GatewayOptions } from './node/gateway
 export type { MockRouterBase } from './msw/mock-router.js';
 export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/errors.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
-export { Journal, type JournalEntry, type JournalFilter } from './core/journal.js';
+export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal.js';
+export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/events.js';
 export { ScenarioError } from './core/scenarios/parse.js';
 export { FixtureError } from './core/fixtures/parse.js';
 export { ConfigFileError } from './core/config.js';

@@ -18,6 +18,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../node/gatewa
 import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
+export type { AllowedHostsOption } from '../core/admin-guard.js';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 4010;
