@@ -208,6 +208,29 @@ describeWithBrowser('dashboard', () => {
     expect(problems.take().filter((p) => !p.text.includes('/__mock/events') && !p.text.includes('ERR_FAILED'))).toEqual([]);
   }, TIMEOUT);
 
+  it('starts over when the server is restarted on the same port', async () => {
+    const first = await startServer({ port: 0 });
+    const port = first.port;
+    let second: RunningServer | undefined;
+    try {
+      const { page, problems } = await dashboard({ origin: first.url });
+      for (let i = 0; i < 3; i++) await fetch(`${first.baseUrl}/model/openai/gpt-4o`, { headers: key }).then((r) => r.arrayBuffer());
+      await row(page, 3).waitFor();
+      await first.close();
+      await page.getByTestId('connection').filter({ hasNotText: 'live' }).waitFor();
+      second = await startServer({ port });
+      await fetch(`${second.baseUrl}/generation?id=gen-after-restart`, { headers: key }).then((r) => r.arrayBuffer());
+      await page.locator('tr[data-seq="1"] .c-path').filter({ hasText: 'gen-after-restart' }).waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+      await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      // While the server was down, the browser logged the failed requests; nothing else.
+      expect(problems.take().filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(p.text))).toEqual([]);
+    } finally {
+      await second?.close();
+      await first.close().catch(() => undefined);
+    }
+  }, TIMEOUT);
+
   it('asks for the admin token with a login form, and works once signed in', async () => {
     const guarded = await startServer({ port: 0, adminToken: 'dashboard-token' });
     try {

@@ -2,7 +2,8 @@
  * The live journal: the page's copy of `GET /__mock/requests`, kept current by the event stream `GET /__mock/events`
  * (`entry`, `entry-done`, `clock`, `scenario`, `reset`). While the stream is down (the browser reconnects it by
  * itself), the page polls `requests?after=<last seq>` every two seconds instead, and re-reads the entries still
- * streaming; each time the stream opens it catches up the same way, so nothing recorded in between is missed.
+ * streaming; each time the stream opens it catches up the same way, so nothing recorded in between is missed. A
+ * `last_seq` below the last entry seen means a new server (restarted): the page starts over.
  */
 import { ADMIN, ApiError, api, clockState, type ClockState, type ClockWire, type JournalEntry, type RequestsPage } from './api.js';
 
@@ -187,6 +188,14 @@ export class Feed {
       for (;;) {
         const before = this.#lastSeq;
         const page = await api<RequestsPage>(`/requests?after=${before}&limit=${PAGE}`);
+        if (page.last_seq !== undefined && page.last_seq < before) {
+          // Numbers never go down in one server: this is a new one (restarted). Start over.
+          this.#entries.clear();
+          this.#lastSeq = 0;
+          this.#sorted = undefined;
+          this.#resets++;
+          continue;
+        }
         for (const entry of page.requests) this.#upsert(entry);
         // A server that does not know `after` answers everything each time: stop when nothing new came.
         if (page.requests.length < PAGE || this.#lastSeq === before) break;
