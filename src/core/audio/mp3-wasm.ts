@@ -117,6 +117,14 @@ export function mp3EncoderReady(): boolean {
 }
 
 /**
+ * The current instance's WebAssembly memory, bytes (16 MiB when fresh; it grows with the encoders open at once and
+ * never shrinks, see {@link RECYCLE_BYTES}); 0 when no instance is loaded. For tests and diagnostics.
+ */
+export function mp3EncoderMemoryBytes(): number {
+  return lame?.memory.buffer.byteLength ?? 0;
+}
+
+/**
  * One LAME encoder state in the shared instance: mono input, constant bitrate, no Xing/LAME tag and no ID3 tag
  * (the package's glue turns both off; `src/core/audio/mp3-tag.ts` writes the tag).
  */
