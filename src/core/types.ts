@@ -108,6 +108,14 @@ export interface SpeechAudio {
 }
 
 /**
+ * Real time between the last byte before a cut and the cut itself, ms: a browser reading the body gets every byte
+ * sent before it (Chromium drops the bytes still in its data pipe the moment a load fails), as on a real network,
+ * where a reset comes some time after the last segment. Used by both adapters (`src/msw/convert.ts`,
+ * `src/server/send.ts`).
+ */
+export const CUT_GRACE_MS = 20;
+
+/**
  * Thrown by a streamed body to cut the connection mid-stream (a scenario's `audio.truncate`): the standalone
  * server destroys the socket after the bytes sent so far; in-process the body stream errors.
  */

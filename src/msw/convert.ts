@@ -7,7 +7,7 @@
 import { HttpResponse, delay } from 'msw';
 import { ChunkedBody, isStreamed } from '../core/body.js';
 import { yieldToEventLoop } from '../core/event-loop.js';
-import type { CoreBody, CoreRequest, CoreResponse } from '../core/types.js';
+import { CUT_GRACE_MS, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
 export async function toCoreRequest(request: Request): Promise<CoreRequest> {
@@ -25,12 +25,6 @@ export async function toCoreRequest(request: Request): Promise<CoreRequest> {
     body: hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined,
   };
 }
-
-/**
- * Real time a cut stream stays open after the pull that follows its last chunk, ms (see {@link toStream}). A
- * connection reset on a real network also comes some time after the last segment.
- */
-export const CUT_GRACE_MS = 20;
 
 /** The host's `setTimeout` when this module loaded: fake timers installed later do not hold a cut back. */
 const hostSetTimeout = globalThis.setTimeout;

@@ -7,7 +7,10 @@ import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ChunkedBody, isStreamed } from '../core/body.js';
-import type { CoreResponse } from '../core/types.js';
+import { CUT_GRACE_MS, type CoreResponse } from '../core/types.js';
+
+/** The host's `setTimeout` when this module loaded (fake timers installed later do not delay a cut). */
+const hostSetTimeout = globalThis.setTimeout;
 
 /**
  * Sends `result` straight to the raw response, so the headers are exactly the core's in both modes (fastify
@@ -156,7 +159,8 @@ async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>
     raw.end();
   } catch {
     // A cut stream (scenario `audio.truncate`): close the connection once the bytes written so far are flushed,
-    // without the final empty chunk, so the client sees a body cut short.
-    raw.socket?.end();
+    // without the final empty chunk, so the client sees a body cut short; CUT_GRACE_MS later, so a browser page
+    // has read those bytes before the connection fails (the host's timer: fake timers never hold a cut back).
+    hostSetTimeout(() => raw.socket?.end(), CUT_GRACE_MS);
   }
 }
