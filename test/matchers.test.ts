@@ -307,6 +307,15 @@ describe('retry chains (pure)', () => {
     expect(retryChains(entries).map((c) => c.attempts.map((e) => e.seq))).toEqual([[1, 3, 5], [2], [4], [6]]);
   });
 
+  it('a 200 whose body was cut or reset is a failure a retry follows', () => {
+    const entries = [
+      entry(1, { status: 200, body_end: 'cut' }), // truncated audio: the client retries
+      entry(2, { status: 200 }), // retry of #1, succeeds
+      entry(3, { status: 200 }), // after a success: a new call
+    ];
+    expect(retryChains(entries).map((c) => c.attempts.map((e) => e.seq))).toEqual([[1, 2], [3]]);
+  });
+
   it('reads retry-after-ms before Retry-After, and HTTP dates', () => {
     const early = [
       entry(1, { status: 503, response_headers: { 'retry-after-ms': '250', 'Retry-After': '1' } }),

@@ -105,9 +105,12 @@ export function requestIdentity(entry: JournalEntry): string {
   return canonicalJson([entry.session, entry.method.toUpperCase(), entry.path, entry.query ?? {}, entry.body ?? null]);
 }
 
-/** Whether a request failed: status 0 (reset without an answer) or 400 and above. */
+/**
+ * Whether a request failed: status 0 (reset without an answer), 400 and above, or an answer whose body was cut
+ * or reset mid-way (`body_end`, e.g. the `truncated-audio` scenario), which a client retries like an error.
+ */
 export function isFailure(entry: JournalEntry): boolean {
-  return entry.status === 0 || entry.status >= 400;
+  return entry.status === 0 || entry.status >= 400 || entry.body_end === 'cut' || entry.body_end === 'reset';
 }
 
 /**
