@@ -62,6 +62,7 @@ describe('the index at / and /api/v1', () => {
     expect(index.admin).toContain('GET /__mock/health');
     expect(index.admin).toContain('PUT /__mock/scenario');
     expect(index.admin).toContain('POST /__mock/clock');
+    expect(index.admin).toContain('GET /__mock/ui');
   });
 
   it('is not an API request: no auth needed and nothing journaled', async () => {
