@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../src/core/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
-import { auth, modeTitle, modes, type Mode, type RunningMode } from './support/modes.js';
+import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const IGNORES_SPEED = 'mistralai/voxtral-mini-tts-2603';
@@ -160,7 +160,8 @@ for (const mode of modes as Mode[]) {
       const res = await speech(mock.baseUrl, { input: 'Cut me in half, please, right in the middle.', response_format: 'mp3' }, { 'X-Mock-Scenario': 'truncated-audio' });
       expect(res.status).toBe(200);
       const { bytes, failed } = await readAll(res);
-      expect(failed).toBe(true);
+      // msw 3 ends a mocked body cleanly when its stream errors (README, "Truncated audio in-process under msw 3").
+      expect(failed).toBe(!(mode.name === 'msw' && MSW_MAJOR >= 3));
       const entry = await ended(mock, mock.gateway.journal.lastSeq);
       expect(entry).toMatchObject({ status: 200, scenario: 'truncated-audio', body_end: 'cut', response_bytes: bytes.byteLength, error: null });
       expect(entry.audio).toMatchObject({ format: 'mp3' });
