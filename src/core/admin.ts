@@ -32,7 +32,7 @@ import { GatewayError, toErrorResponse } from './errors.js';
 import { contextOf, type Gateway } from './gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
 import { queryParams, readJsonBody } from './request.js';
-import { OPERATIONS, type Operation } from './routes.js';
+import { OPERATIONS, matchSegments, type Operation } from './routes.js';
 import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -244,15 +244,8 @@ const TEMPLATES = Object.entries(ADMIN_ROUTES).map(([template, methods]) => ({ t
 function matchAdminRoute(path: string): { methods: (typeof TEMPLATES)[number]['methods']; params: RouteParams } | undefined {
   const segments = path.split('/');
   for (const { segments: template, methods } of TEMPLATES) {
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matched = template.every((part, i) => {
-      const segment = segments[i]!;
-      if (!part.startsWith('{')) return part === segment;
-      params[part.slice(1, -1)] = segment;
-      return segment !== '';
-    });
-    if (matched) return { methods, params };
+    const params = matchSegments(template, segments);
+    if (params) return { methods, params };
   }
   return undefined;
 }

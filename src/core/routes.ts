@@ -70,17 +70,29 @@ export function matchRoute(path: string): RouteMatch | undefined {
   if (!rest.startsWith('/')) return undefined;
   const segments = rest.slice(1).split('/');
   for (const { route, segments: template } of TEMPLATES) {
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matched = template.every((part, i) => {
-      const segment = segments[i]!;
-      if (!part.startsWith('{')) return part === segment;
-      params[part.slice(1, -1)] = segment;
-      return segment !== '';
-    });
-    if (matched) return { route, operation: route.operation, method: route.method, params };
+    const params = matchSegments(template, segments);
+    if (params) return { route, operation: route.operation, method: route.method, params };
   }
   return undefined;
+}
+
+/**
+ * Matches path segments against a template's (`['model', '{author}', '{slug}']`): literal parts equal, each
+ * `{name}` part one non-empty segment, taken raw. Shared by the API routes and the admin routes (`admin.ts`).
+ *
+ * @returns the parameters by name, or `undefined` when the segments do not match.
+ * @example matchSegments(['requests', '{seq}'], ['requests', '12']) // { seq: '12' }
+ */
+export function matchSegments(template: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (template.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  const matched = template.every((part, i) => {
+    const segment = segments[i]!;
+    if (!part.startsWith('{')) return part === segment;
+    params[part.slice(1, -1)] = segment;
+    return segment !== '';
+  });
+  return matched ? params : undefined;
 }
 
 function escapeRegExp(text: string): string {
