@@ -1,11 +1,19 @@
 /**
- * The generation records the simulator knows (`getGeneration`): the fixtures' records (always there) and the
- * records of speech calls made against it, kept in a bounded store (least recently used evicted first).
+ * The generation records the simulator knows (`getGeneration`): the fixtures' records (always there, their JSON
+ * made once) and the records of speech calls made against it, kept in a bounded store (least recently used evicted
+ * first) as their compact facts (`SpeechGeneration`, `speech-record.ts`) and serialized when looked up.
  *
  * @module
  */
 import { boundedMap } from '../bounded-map.js';
 import type { GenerationRecord } from '../fixtures/schema.js';
+
+/** A record kept compact and expanded on lookup (`SpeechGeneration` of `speech-record.ts`). */
+export interface CompactGeneration {
+  readonly id: string;
+  /** The whole record. */
+  record(): GenerationRecord;
+}
 
 /** Default number of records a store keeps from speech calls before evicting the least recently used. */
 export const DEFAULT_MAX_GENERATIONS = 10_000;
@@ -13,29 +21,31 @@ export const DEFAULT_MAX_GENERATIONS = 10_000;
 /** A bounded map of generation id → record. */
 export interface GenerationStore {
   /**
-   * The record and its precomputed `{"data":...}` JSON body, or `undefined` when unknown or, at `nowMs` (epoch
-   * ms; default: any time), not ready yet.
+   * The record and its `{"data":...}` JSON body, or `undefined` when unknown or, at `nowMs` (epoch ms; default:
+   * any time), not ready yet.
    */
   get(id: string, nowMs?: number): StoredGeneration | undefined;
   /**
    * Stores a record readable from `readyAtMs` (epoch ms; default at once), evicting the least recently used
    * record of speech calls past the bound (fixture records are never evicted).
    */
-  add(record: GenerationRecord, readyAtMs?: number): StoredGeneration;
+  add(record: CompactGeneration, readyAtMs?: number): void;
 }
 
-/** A record with its response body, serialized once when stored. */
+/** A record found in the store. */
 export interface StoredGeneration {
   /** The record's id. */
-  id: string;
-  /** `{"data":<record>}` as JSON text: the only copy kept, so a record costs its JSON size once. */
-  body: string;
+  readonly id: string;
+  /** `{"data":<record>}` as JSON text (made once for a fixture, on each lookup for a speech call's record). */
+  readonly body: string;
   /** When the record becomes readable, epoch ms (`-Infinity` for fixtures). */
-  readyAt: number;
+  readonly readyAt: number;
 }
 
-function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration {
-  return { id: record.id, body: JSON.stringify({ data: record }), readyAt };
+/** A speech call's record as held: its facts and when it becomes readable. */
+interface Held {
+  readonly record: CompactGeneration;
+  readonly readyAt: number;
 }
 
 /**
@@ -45,17 +55,19 @@ function stored(record: GenerationRecord, readyAt = -Infinity): StoredGeneration
  * @param maxRecords bound on records added later (0 keeps none), default {@link DEFAULT_MAX_GENERATIONS}.
  */
 export function createGenerationStore(fixtures: readonly GenerationRecord[], maxRecords = DEFAULT_MAX_GENERATIONS): GenerationStore {
-  const known = new Map(fixtures.map((record) => [record.id, stored(record)]));
-  const added = boundedMap<string, StoredGeneration>(maxRecords);
+  const known = new Map<string, StoredGeneration>(
+    fixtures.map((record) => [record.id, { id: record.id, body: JSON.stringify({ data: record }), readyAt: -Infinity }]),
+  );
+  const added = boundedMap<string, Held>(maxRecords);
   return {
     get(id, nowMs = Infinity) {
-      const entry = added.get(id) ?? known.get(id);
-      return entry && nowMs >= entry.readyAt ? entry : undefined;
+      const held = added.get(id);
+      if (held) return nowMs >= held.readyAt ? { id, body: JSON.stringify({ data: held.record.record() }), readyAt: held.readyAt } : undefined;
+      const fixture = known.get(id);
+      return fixture && nowMs >= fixture.readyAt ? fixture : undefined;
     },
-    add(record, readyAtMs) {
-      const entry = stored(record, readyAtMs);
-      if (maxRecords > 0) added.set(record.id, entry);
-      return entry;
+    add(record, readyAtMs = -Infinity) {
+      if (maxRecords > 0) added.set(record.id, { record, readyAt: readyAtMs });
     },
   };
 }

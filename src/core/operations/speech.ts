@@ -108,7 +108,7 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
 
   const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
   const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
-  ctx.generations.add(generation, Date.parse(generation.created_at) + readinessDelay(ctx, generation.id));
+  ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id));
   return {
     status: 200,
     headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
