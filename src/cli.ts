@@ -9,6 +9,7 @@ import { ConfigFileError } from './core/config.js';
 import { corsPolicyOf } from './core/cors.js';
 import { OptionsError } from './core/options.js';
 import { packageVersion } from './node/package-files.js';
+import { startBufferCollector } from './server/buffer-collector.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
@@ -126,6 +127,8 @@ try {
     cors: flags.cors,
     logger: flags.quiet ? undefined : await createLogger(),
   });
+  // The CLI owns its process: dead audio buffers are collected promptly (src/server/buffer-collector.ts).
+  startBufferCollector();
   process.stdout.write(`mockrouter listening on ${server.baseUrl}\n`);
   if (flags.admin) {
     // The token itself is never printed (it may come from the environment, and logs are kept).
