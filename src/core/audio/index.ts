@@ -13,7 +13,7 @@
 import { ChunkedBody } from '../body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
-import { loadMp3Encoder } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderFailure } from './mp3.js';
 import { planSpeech } from './plan.js';
 import { RenderJob, SpeechStream } from './render-job.js';
 import { encodedByteLength, renderBytes } from './stream.js';
@@ -120,6 +120,12 @@ export interface AudioRenderer {
    * Optional: an MP3 render loads it itself.
    */
   warmUp(): Promise<void>;
+  /**
+   * Why `format` cannot be rendered now, or `undefined` if it can (or may: a first MP3 load still under way).
+   * For MP3: the error of the encoder's last failed load; a new load is started, so a later call may answer
+   * `undefined`. PCM needs nothing to load.
+   */
+  unavailable(format: AudioFormat): Error | undefined;
   /** Empties the cache (counters are kept). */
   clear(): void;
   /** Current counters; a fresh object each call. */
@@ -214,6 +220,11 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       return result;
     },
     warmUp: () => loadMp3Encoder(),
+    unavailable(format) {
+      const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;
+      if (failure) loadMp3Encoder().catch(() => undefined);
+      return failure;
+    },
     clear(): void {
       cache.clear();
     },

@@ -68,11 +68,28 @@ let lame: LameExports | undefined;
  *   load is not cached, so a later call tries again.
  */
 export function loadMp3Encoder(): Promise<void> {
-  loading ??= instantiate().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  loading ??= instantiate().then(
+    () => {
+      lastFailure = undefined;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      lastFailure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    },
+  );
   return loading;
+}
+
+/** Why the last {@link loadMp3Encoder} failed; cleared when a load succeeds. */
+let lastFailure: Error | undefined;
+
+/**
+ * The error of the last failed {@link loadMp3Encoder} (for example a page whose Content-Security-Policy forbids
+ * compiling WebAssembly), or `undefined` if the last load succeeded or none has finished yet.
+ */
+export function mp3EncoderFailure(): Error | undefined {
+  return lastFailure;
 }
 
 async function instantiate(): Promise<void> {

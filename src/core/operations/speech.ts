@@ -62,7 +62,9 @@ const SpeechRequestSchema = z.looseObject(
  * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
  *   (`Model <id> does not exist`), does not output speech, lacks the voice or the format, or the input is over
  *   the model's limit; 413 for a body over 1 MiB; 429 past the `:free` variant's 20 requests a minute; 402
- *   when the key's balance cannot pay the call's `total_cost`.
+ *   when the key's balance cannot pay the call's `total_cost`; 500 naming the cause for `mp3` when the MP3
+ *   encoder's last load failed (not charged; a first MP3 request whose load fails while it is being answered
+ *   gets its 200 and a body that ends in an error, as the status is sent before the first piece).
  */
 export function createSpeech({ ctx, request, account }: OperationCall): CoreResponse {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
@@ -100,6 +102,13 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
       });
     }
     speed = body.speed;
+  }
+
+  const unavailable = ctx.audio.unavailable(body.response_format);
+  if (unavailable) {
+    throw new GatewayError(500, {
+      message: `response_format: the simulator's ${body.response_format} encoder failed to load (${unavailable.message}); "pcm" still works`,
+    });
   }
 
   const now = ctx.clock.now();
