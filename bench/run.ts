@@ -28,6 +28,7 @@ import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table,
 import { measureSpeech, type SpeechResult } from './speech.js';
 import { speechGoals, speechSection } from './speech-report.js';
 import type { SynthResult } from './synth.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from '../src/core/audio/cache.js';
 import { runScript, startAimock, startBare, startMock, stopAll, stopChild, type Recorded, type Target } from './targets.js';
 
 /** The performance goals (bench/README.md, "6. Goals"). */
@@ -400,7 +401,7 @@ function memorySection(m: MemoryResult, out: string[]): void {
     heading('5. Resident memory'),
     `A fresh CLI server (--quiet --seed 1); ${int(m.requests)} requests over ${config.connections} connections, cycling 1,000 of which:`,
     `  ${MEMORY_MIX.map((k) => `${k.per1000} ${k.kind}`).join(', ')}.`,
-    'Distinct inputs fill the audio cache past its bounds (1,000 entries, 24 MiB by default), speech calls fill the generation',
+    `Distinct inputs fill the audio cache past its bounds (${int(DEFAULT_CACHE_MAX_ENTRIES)} entries, ${DEFAULT_CACHE_MAX_BYTES / 2 ** 20} MiB by default), speech calls fill the generation`,
     'store past its bound (10,000 records), the journal wraps (1,000 entries). RSS from /proc/<pid>/status.',
     '',
     table(
