@@ -8,13 +8,15 @@
  * Why: a finished speech render enters the audio cache and, by the time the cache evicts it, lives in V8's old
  * generation, where only a full (mark-compact) collection frees it. V8 starts one for off-heap memory only after
  * about 64 MiB of new `ArrayBuffer` memory since the last one (`kExternalAllocationSoftLimit`), so the dead bodies
- * piled up to 64 MiB, and glibc's allocator keeps most of such a peak resident after freeing it. Collecting after
- * 16 MiB keeps the pile, and the resident peak, about 48 MiB lower: the memory section of `npm run bench`
- * (100,000 mixed requests) measures it, `bench/README.md` gives the figures.
+ * piled up to 64 MiB, and glibc's allocator keeps most of such a peak resident after freeing it (it serves these
+ * buffers from its heap, not from `mmap`, once Node's start-up has freed a larger block, and returns little of that
+ * heap). Collecting after 8 MiB keeps the pile, and the resident peak, far lower: the memory section of
+ * `npm run bench` (100,000 mixed requests) measures it, `bench/README.md` gives the figures (16 MiB was measured
+ * too, and left a wider spread).
  *
  * Cost: one `process.memoryUsage()` call (tens of µs) per {@link CHECK_INTERVAL_MS}, and one full collection per
- * 16 MiB of buffers that died old: a pause of about 15 ms on the server's heap after that load (of the kind V8 makes
- * itself, only sooner), about one every 0.6 s under the bench's mix, none when idle.
+ * 8 MiB of buffers that died old: a pause of about 15 ms on the server's heap after that load (of the kind V8 makes
+ * itself, only sooner), about three a second under the bench's mix, none when idle.
  *
  * How: `gc()` exists only with `--expose-gc`. Setting that flag at run time (`v8.setFlagsFromString`) exposes
  * `gc` in contexts created afterwards, not in the running one; {@link start} takes it from a new `node:vm`
@@ -26,7 +28,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** `ArrayBuffer` growth past the lowest reading since the last collection that starts a full collection, bytes. */
-export const BUFFER_GARBAGE_BYTES = 16 * 1024 * 1024;
+export const BUFFER_GARBAGE_BYTES = 8 * 1024 * 1024;
 
 /** How often the collector reads `process.memoryUsage().arrayBuffers`, ms. */
 export const CHECK_INTERVAL_MS = 100;
