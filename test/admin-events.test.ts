@@ -159,16 +159,18 @@ describe('standalone: GET /__mock/events', () => {
     expect(client.named<JournalEntry>('entry').map((e) => e.data.path)).toEqual(['/api/v1/audio/speech', '/api/v1/model/openai/gpt-4o']);
   });
 
-  it('sends clock, scenario and reset events', async () => {
+  it('sends clock, scenario, journal-cleared and reset events', async () => {
     const client = await open();
     await client.until((events) => events.length > 0);
     const post = (path: string, body?: unknown, method = 'POST') =>
       fetch(`${server.url}/__mock/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await post('clock', { advance_ms: 60_000 })).status).toBe(200);
     expect((await post('scenario', { name: 'not-found' }, 'PUT')).status).toBe(200);
+    expect((await post('requests', undefined, 'DELETE')).status).toBe(204);
     expect((await post('reset')).status).toBe(204);
     await client.until((events) => events.filter((e) => e.event === 'scenario').length === 2);
-    expect(client.events.slice(1).map((e) => e.event)).toEqual(['clock', 'scenario', 'reset', 'scenario']);
+    expect(client.events.slice(1).map((e) => e.event)).toEqual(['clock', 'scenario', 'journal-cleared', 'journal-cleared', 'reset', 'scenario']);
+    expect(client.named('journal-cleared')[0]!.data).toEqual({});
     expect(client.named('clock')[0]!.data).toEqual({ now: Date.parse('2026-01-01T00:01:00Z'), now_iso: '2026-01-01T00:01:00.000+00:00', frozen: true });
     expect(client.named('scenario').map((e) => e.data)).toEqual([{ default: 'not-found' }, { default: null }]);
     expect(client.named('reset')[0]!.data).toEqual({});
@@ -313,7 +315,7 @@ describe('in-process: gateway.events', () => {
   beforeAll(() => server.listen(errorOnUnhandled()));
   afterAll(() => server.close());
 
-  it('calls a subscriber with entry and entry-done for each request, and clock, scenario and reset events; unsubscribing stops it', async () => {
+  it('calls a subscriber with entry and entry-done for each request, and clock, scenario, journal-cleared and reset events; unsubscribing stops it', async () => {
     const seen: GatewayEvent[] = [];
     const stop = mock.gateway.events.subscribe((event) => seen.push(event));
     expect(mock.gateway.events.listenerCount).toBe(1);
@@ -326,8 +328,9 @@ describe('in-process: gateway.events', () => {
     await waitFor(() => seen.some((e) => e.type === 'entry-done'));
     mock.gateway.clock.advance(1000);
     mock.useScenario('server-error');
+    mock.journal.clear();
     mock.reset();
-    expect(seen.map((e) => e.type)).toEqual(['entry', 'entry-done', 'clock', 'scenario', 'reset', 'scenario']);
+    expect(seen.map((e) => e.type)).toEqual(['entry', 'entry-done', 'clock', 'scenario', 'journal-cleared', 'journal-cleared', 'reset', 'scenario']);
     const [entry, done] = seen as [Extract<GatewayEvent, { type: 'entry' }>, Extract<GatewayEvent, { type: 'entry-done' }>];
     expect(entry.data).toMatchObject({ status: 200, body_end: null, response_bytes: null });
     expect(done.data).toMatchObject({ seq: entry.data.seq, body_end: 'complete', response_bytes: bytes, audio: { format: 'mp3' } });
@@ -336,7 +339,7 @@ describe('in-process: gateway.events', () => {
     stop();
     expect(mock.gateway.events.listenerCount).toBe(0);
     mock.gateway.clock.advance(1);
-    expect(seen).toHaveLength(6);
+    expect(seen).toHaveLength(8);
   });
 
 });

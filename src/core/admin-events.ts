@@ -6,7 +6,7 @@
  * the client falls too far behind, or when the server closes.
  *
  * Each event is one block: `id: <n>` (the gateway's event counter), `event: <type>` (`entry`, `entry-done`,
- * `clock`, `scenario`, `reset`) and `data: <JSON>` (the event's data on one line). The stream opens with the
+ * `clock`, `scenario`, `journal-cleared`, `reset`) and `data: <JSON>` (the event's data on one line). The stream opens with the
  * comment `: connected` (so the headers go out at once), and sends the comment `: ping` every
  * {@link PING_INTERVAL_MS} so proxies and the server's idle timeout leave a quiet stream open.
  *

@@ -28,6 +28,8 @@ export interface ClockState {
  * - `clock`: the clock after any move (`clock.advance`, `clock.set`, `POST /__mock/clock`);
  * - `scenario`: the default scenario's name after it changed (`useScenario`, `PUT /__mock/scenario`, a reset
  *   back to the initial one), `null` for none;
+ * - `journal-cleared`: the journal was emptied (`journal.clear()`, `DELETE /__mock/requests`, and first thing in a
+ *   reset); data `{}`;
  * - `reset`: the gateway was reset (`gateway.reset()`, `POST /__mock/reset`); data `{}`.
  *
  * Entry data are copies made when the event is sent (the journal's own entry goes on changing).
@@ -37,6 +39,7 @@ export type GatewayEvent =
   | { readonly id: number; readonly type: 'entry-done'; readonly data: JournalEntry }
   | { readonly id: number; readonly type: 'clock'; readonly data: ClockState }
   | { readonly id: number; readonly type: 'scenario'; readonly data: { default: string | null } }
+  | { readonly id: number; readonly type: 'journal-cleared'; readonly data: Record<string, never> }
   | { readonly id: number; readonly type: 'reset'; readonly data: Record<string, never> };
 
 /** The event types, as {@link GatewayEvent} names them. */

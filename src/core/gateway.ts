@@ -165,7 +165,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const registry = user.length > 0 ? scenarioRegistry([...platform.builtinScenarios(), ...user]) : () => scenarioRegistry(platform.builtinScenarios());
   const scenarios = new ScenarioEngine(registry, seed);
   scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, () => events.emit('journal-cleared', () => ({})));
 
   const announceScenario = () => events.emit('scenario', () => ({ default: scenarios.defaultScenario?.name ?? null }));
 

@@ -122,10 +122,15 @@ export class Journal implements Iterable<JournalEntry> {
   /** Index of the oldest entry in {@link #ring} once it is full. */
   #head = 0;
   #seq = 0;
+  readonly #onClear: (() => void) | undefined;
 
-  /** @param max bound in entries (at least 1), default {@link DEFAULT_JOURNAL_SIZE}. */
-  constructor(max: number = DEFAULT_JOURNAL_SIZE) {
+  /**
+   * @param max bound in entries (at least 1), default {@link DEFAULT_JOURNAL_SIZE}.
+   * @param onClear called after every {@link clear} (the gateway's `journal-cleared` event).
+   */
+  constructor(max: number = DEFAULT_JOURNAL_SIZE, onClear?: () => void) {
     this.#max = Math.max(1, Math.floor(max));
+    this.#onClear = onClear;
   }
 
   /** Adds an entry (its `seq` is assigned here) and returns it; the oldest entry is dropped past the bound. */
@@ -207,6 +212,7 @@ export class Journal implements Iterable<JournalEntry> {
   clear(): void {
     this.#ring = [];
     this.#head = 0;
+    this.#onClear?.();
   }
 
   /** Number of entries kept. */

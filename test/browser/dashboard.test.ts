@@ -194,6 +194,20 @@ describeWithBrowser('dashboard', () => {
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);
 
+  it('empties its journal when another client clears it (DELETE /__mock/requests), and shows what comes after', async () => {
+    const { page, problems } = await dashboard();
+    await speech('pcm');
+    const before = lastSeq();
+    await expect.poll(() => row(page, before).count()).toBe(1);
+    expect((await fetch(`${server.url}/__mock/requests`, { method: 'DELETE' })).status).toBe(204);
+    await page.getByText('No requests yet.').waitFor({ timeout: 5000 });
+    await speech('pcm');
+    const after = lastSeq();
+    await expect.poll(() => row(page, after).count()).toBe(1);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
   it('polls the journal when the event stream is down', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     pages.push(page);

@@ -154,6 +154,7 @@ export class Feed {
       this.#defaultScenario = (JSON.parse(event.data) as { default: string | null }).default;
       this.#emit();
     });
+    source.addEventListener('journal-cleared', () => this.clear(false));
     source.addEventListener('reset', () => this.clear(true));
     source.onopen = () => {
       this.#setConnection('live');
