@@ -96,6 +96,11 @@ describe('the admin token', () => {
     const wrong = await raw(url('login'), { method: 'POST', headers: form, body: 'token=wrong' });
     expect(wrong.status).toBe(401);
     expect(message(wrong)).toBe('Admin API: wrong admin token');
+    // A browser's form (Accept: text/html) goes back to the form, which says the token was wrong; no cookie.
+    const browserWrong = await raw(url('login'), { method: 'POST', headers: { ...form, Accept: 'text/html,application/xhtml+xml' }, body: 'token=wrong' });
+    expect(browserWrong.status).toBe(303);
+    expect(browserWrong.headers.location).toBe('/__mock/ui?login=failed');
+    expect(browserWrong.headers['set-cookie']).toBeUndefined();
     const empty = await raw(url('login'), { method: 'POST', headers: form, body: 'user=me' });
     expect(empty.status).toBe(400);
     expect(message(empty)).toMatch(/token=<admin token>/);

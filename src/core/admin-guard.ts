@@ -32,6 +32,9 @@ export const ADMIN_COOKIE = 'mockrouter_admin';
 /** Where `POST /__mock/login` sends the browser: the dashboard. */
 export const LOGIN_TARGET = '/__mock/ui';
 
+/** Where a browser's login form with a wrong token is sent back to: the dashboard, which shows the form again. */
+export const LOGIN_FAILED_TARGET = '/__mock/ui?login=failed';
+
 /**
  * Option `allowedHosts` of `startServer` (the CLI's `--allowed-hosts`): hosts the admin API answers besides the
  * local ones, as one comma-separated string or a list. An entry is a host name (`mock.internal`), an IP address
@@ -282,12 +285,16 @@ function loginToken(request: CoreRequest): string | undefined {
  * taken too).
  *
  * @returns a 303 to {@link LOGIN_TARGET} with the token's cookie (without a cookie when no token is set); a 400
- *   envelope when the body has no `token` field, a 401 envelope when it is wrong.
+ *   envelope when the body has no `token` field; when the token is wrong, a 401 envelope, or for a browser's form
+ *   (`Accept` names `text/html`) a 303 back to the form, {@link LOGIN_FAILED_TARGET}, which then says so.
  */
 export function login(request: CoreRequest, token: string | undefined): CoreResponse {
   if (token === undefined) return seeOther(LOGIN_TARGET, undefined);
   const given = loginToken(request);
   if (given === undefined) return errorResponse(400, { message: 'body: expected the form field token=<admin token>' });
-  if (!tokenMatches(given, token)) return errorResponse(401, { message: 'Admin API: wrong admin token' });
+  if (!tokenMatches(given, token)) {
+    if (/\btext\/html\b/i.test(header(request.headers, 'accept') ?? '')) return seeOther(LOGIN_FAILED_TARGET, undefined);
+    return errorResponse(401, { message: 'Admin API: wrong admin token' });
+  }
   return seeOther(LOGIN_TARGET, token);
 }

@@ -252,6 +252,10 @@ describeWithBrowser('dashboard', () => {
       pages.push(page);
       const problems = watchPage(page);
       await page.goto(`${guarded.url}/__mock/ui`);
+      await page.locator('#login-token').fill('not-the-token');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'not this server\'s admin token' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/__mock/ui');
       await page.locator('#login-token').fill('dashboard-token');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
