@@ -2,24 +2,39 @@
  * When the WebAssembly MP3 encoder cannot load (here: `wasm-media-encoders` replaced by a module whose loaders
  * reject, as a page whose Content-Security-Policy forbids compiling WebAssembly would make them), an MP3 speech
  * request is a 500 envelope naming the cause, not charged and leaving no generation record, and PCM still works;
- * in both modes (src/core/operations/speech.ts, `AudioRenderer.unavailable`).
+ * once the loaders work again, a later MP3 request starts a new load and MP3 answers again; in both modes
+ * (src/core/operations/speech.ts, `AudioRenderer.unavailable`, `retryMp3EncoderLoad`).
  */
+import { MPEGDecoder } from 'mpg123-decoder';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MP3_RETRY_INTERVAL_MS } from '../src/core/audio/mp3.js';
+import type * as Mp3Package from '../src/core/audio/mp3-package.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, speech } from './support/stateful.js';
 
 const REFUSAL = "WebAssembly.instantiate(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not allowed";
 
-vi.mock('../src/core/audio/mp3-package.js', () => ({
-  createEncoder: () => Promise.reject(new Error(REFUSAL)),
-  createMp3Encoder: () => Promise.reject(new Error(REFUSAL)),
-}));
+/** Whether the package's loaders refuse (as under such a policy), or load the real encoder. */
+const encoder = vi.hoisted(() => ({ refuse: true }));
+
+vi.mock('../src/core/audio/mp3-package.js', async (importOriginal) => {
+  const real = await importOriginal<typeof Mp3Package>();
+  const refusal = () => Promise.reject(new Error(REFUSAL));
+  const createMp3Encoder = () => (encoder.refuse ? refusal() : real.createMp3Encoder());
+  // mp3-wasm.ts reads the inlined wasm from this function's source text; keep the real one's.
+  createMp3Encoder.toString = () => String(real.createMp3Encoder);
+  return {
+    createEncoder: (...args: Parameters<typeof real.createEncoder>) => (encoder.refuse ? refusal() : real.createEncoder(...args)),
+    createMp3Encoder,
+  };
+});
 
 const BODY = { model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' };
 
 describe.each(modes)('speech when the MP3 encoder cannot load ($name)', (mode) => {
   let mock: RunningMode;
   beforeAll(async () => {
+    encoder.refuse = true;
     mock = await mode.start({ seed: 1 });
     await expect(mock.gateway.warmUp()).rejects.toThrow(REFUSAL);
   });
@@ -43,5 +58,36 @@ describe.each(modes)('speech when the MP3 encoder cannot load ($name)', (mode) =
     expect(bytes.byteLength).toBeGreaterThan(4800);
     expect(new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2).some((s) => Math.abs(s) > 1000)).toBe(true);
     expect(id).toMatch(/^gen-tts-/);
+  });
+});
+
+// Last in the file: once loaded, the encoder stays loaded for the process (the other describe needs it failed).
+describe.each(modes)('speech once the MP3 encoder loads after all ($name)', (mode) => {
+  let mock: RunningMode;
+  beforeAll(async () => {
+    mock = await mode.start({ seed: 1 });
+  });
+  afterAll(() => mock.stop());
+
+  it('loads again once a second has passed since the failure, and then answers MP3', async () => {
+    if (encoder.refuse) {
+      // First mode: the load failed in the describe above; the policy is lifted.
+      encoder.refuse = false;
+      await new Promise((resolve) => setTimeout(resolve, MP3_RETRY_INTERVAL_MS + 50));
+      // This request still sees the failure, and starts the new load.
+      const during = await speech(mock.baseUrl, { ...BODY, response_format: 'mp3' });
+      expect(during.res.status).toBe(500);
+    }
+    await mock.gateway.warmUp();
+    const { res, bytes, id } = await speech(mock.baseUrl, { ...BODY, response_format: 'mp3' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    expect(id).toMatch(/^gen-tts-/);
+    const decoder = new MPEGDecoder();
+    await decoder.ready;
+    const decoded = decoder.decode(bytes);
+    decoder.free();
+    expect(decoded.sampleRate).toBe(24_000);
+    expect(decoded.samplesDecoded).toBeGreaterThan(24_000 * 0.5);
   });
 });

@@ -28,8 +28,8 @@ export interface ClockState {
  * - `clock`: the clock after any move (`clock.advance`, `clock.set`, `POST /__mock/clock`);
  * - `scenario`: the default scenario's name after it changed (`useScenario`, `PUT /__mock/scenario`, a reset
  *   back to the initial one), `null` for none;
- * - `journal-cleared`: the journal was emptied (`journal.clear()`, `DELETE /__mock/requests`, and first thing in a
- *   reset); data `{}`;
+ * - `journal-cleared`: the journal was emptied (`journal.clear()`, `DELETE /__mock/requests`, and during a reset,
+ *   before its `reset` event); data `{}`;
  * - `reset`: the gateway was reset (`gateway.reset()`, `POST /__mock/reset`); data `{}`.
  *
  * Entry data are copies made when the event is sent (the journal's own entry goes on changing).

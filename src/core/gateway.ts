@@ -44,7 +44,8 @@ export interface Gateway {
   readonly journal: Journal;
   /**
    * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
-   * bodies end (`entry-done`), clock moves, default scenario changes and resets. See `GatewayEvent`.
+   * bodies end (`entry-done`), clock moves, default scenario changes, the journal emptied (`journal-cleared`) and
+   * resets. See `GatewayEvent`.
    */
   readonly events: GatewayEventSource;
   /**

@@ -19,8 +19,9 @@
  * itself, only sooner), about three a second under the bench's mix, none when idle.
  *
  * How: `gc()` exists only with `--expose-gc`. Setting that flag at run time (`v8.setFlagsFromString`) exposes
- * `gc` in contexts created afterwards, not in the running one; {@link start} takes it from a new `node:vm`
- * context, so the process's own global scope does not change.
+ * `gc` in contexts created afterwards, not in the running one; {@link startBufferCollector} takes it from a new
+ * `node:vm` context and turns the flag off again, so neither the process's global scope nor a later context or
+ * worker gets a `gc`.
  *
  * @module
  */
@@ -66,15 +67,18 @@ export function startBufferCollector(options: { garbageBytes?: number; intervalM
     if (collecting || held - floor < garbageBytes) return;
     collecting = true;
     collections++;
-    gc({ type: 'major', execution: 'async' }).then(
-      () => {
-        collecting = false;
-        floor = process.memoryUsage().arrayBuffers;
-      },
-      () => {
-        collecting = false;
-      },
-    );
+    // Through Promise.resolve(): should a `gc()` return no promise (or throw), this still settles.
+    Promise.resolve()
+      .then(() => gc({ type: 'major', execution: 'async' }))
+      .then(
+        () => {
+          collecting = false;
+          floor = process.memoryUsage().arrayBuffers;
+        },
+        () => {
+          collecting = false;
+        },
+      );
   }, options.intervalMs ?? CHECK_INTERVAL_MS);
   timer.unref();
   return {
@@ -90,6 +94,7 @@ function exposedGc(): GcFunction | undefined {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    setFlagsFromString('--no-expose-gc');
     return typeof gc === 'function' ? (gc as GcFunction) : undefined;
   } catch {
     return undefined;

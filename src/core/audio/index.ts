@@ -13,7 +13,7 @@
 import { ChunkedBody } from '../body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
-import { loadMp3Encoder, mp3EncoderFailure } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad } from './mp3.js';
 import { planSpeech } from './plan.js';
 import { RenderJob, SpeechStream } from './render-job.js';
 import { encodedByteLength, renderBytes } from './stream.js';
@@ -122,8 +122,8 @@ export interface AudioRenderer {
   warmUp(): Promise<void>;
   /**
    * Why `format` cannot be rendered now, or `undefined` if it can (or may: a first MP3 load still under way).
-   * For MP3: the error of the encoder's last failed load; a new load is started, so a later call may answer
-   * `undefined`. PCM needs nothing to load.
+   * For MP3: the error of the encoder's last failed load; a new load is started in the background (at most one
+   * a second, `MP3_RETRY_INTERVAL_MS`), so a later call may answer `undefined`. PCM needs nothing to load.
    */
   unavailable(format: AudioFormat): Error | undefined;
   /** Empties the cache (counters are kept). */
@@ -222,7 +222,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
     warmUp: () => loadMp3Encoder(),
     unavailable(format) {
       const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;
-      if (failure) loadMp3Encoder().catch(() => undefined);
+      if (failure) retryMp3EncoderLoad();
       return failure;
     },
     clear(): void {

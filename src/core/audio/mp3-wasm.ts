@@ -75,6 +75,7 @@ export function loadMp3Encoder(): Promise<void> {
     (error: unknown) => {
       loading = undefined;
       lastFailure = error instanceof Error ? error : new Error(String(error));
+      lastFailureAt = performance.now();
       throw error;
     },
   );
@@ -83,6 +84,26 @@ export function loadMp3Encoder(): Promise<void> {
 
 /** Why the last {@link loadMp3Encoder} failed; cleared when a load succeeds. */
 let lastFailure: Error | undefined;
+/** When it failed, `performance.now()` ms. */
+let lastFailureAt = 0;
+
+/**
+ * Least time between two loads {@link retryMp3EncoderLoad} starts after failures, ms. Each attempt decodes and
+ * compiles the 130 KiB module again (and, in a page whose Content-Security-Policy forbids WebAssembly, logs a
+ * violation), so a client retrying its MP3 requests does not make one attempt per request.
+ */
+export const MP3_RETRY_INTERVAL_MS = 1000;
+
+/**
+ * After a failed load, starts a new one in the background if none is under way and the last failed at least
+ * {@link MP3_RETRY_INTERVAL_MS} ago; otherwise does nothing. Never throws (the outcome shows in
+ * {@link mp3EncoderFailure} and {@link mp3EncoderReady}).
+ */
+export function retryMp3EncoderLoad(): void {
+  if (lastFailure === undefined || loading !== undefined) return;
+  if (performance.now() - lastFailureAt < MP3_RETRY_INTERVAL_MS) return;
+  loadMp3Encoder().catch(() => undefined);
+}
 
 /**
  * The error of the last failed {@link loadMp3Encoder} (for example a page whose Content-Security-Policy forbids

@@ -17,7 +17,7 @@
  * @module
  */
 
-export { loadMp3Encoder, mp3EncoderFailure, mp3EncoderReady } from './mp3-wasm.js';
+export { MP3_RETRY_INTERVAL_MS, loadMp3Encoder, mp3EncoderFailure, mp3EncoderReady, retryMp3EncoderLoad } from './mp3-wasm.js';
 export { type Mp3Stream, createMp3Stream, encodeMp3 } from './mp3-stream.js';
 export {
   MP3_BITRATE_KBPS,

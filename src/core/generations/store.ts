@@ -10,6 +10,7 @@ import type { GenerationRecord } from '../fixtures/schema.js';
 
 /** A record kept compact and expanded on lookup (`SpeechGeneration` of `speech-record.ts`). */
 export interface CompactGeneration {
+  /** The record's id (`gen-tts-...`). */
   readonly id: string;
   /** The whole record. */
   record(): GenerationRecord;

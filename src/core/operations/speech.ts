@@ -107,7 +107,9 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
   const unavailable = ctx.audio.unavailable(body.response_format);
   if (unavailable) {
     throw new GatewayError(500, {
-      message: `response_format: the simulator's ${body.response_format} encoder failed to load (${unavailable.message}); "pcm" still works`,
+      message:
+        `response_format: the simulator's ${body.response_format} encoder failed to load (${unavailable.message})` +
+        (speech.response_formats.includes('pcm') ? '; "pcm" still works' : ''),
     });
   }
 
