@@ -5,6 +5,7 @@
  * account reads (`/key`, `/credits`), these also against a gateway with a keys file. Every answer must be a
  * documented success or a well-formed envelope (see `support/fuzz/oracle.ts` for the oracle and
  * `support/fuzz/reference-model.ts` for the reference model).
+ * The properties shared with the other mode are in `support/fuzz/cases.ts`.
  *
  * The standalone server has its own file: while `setupServer` listens, its handlers would also answer requests
  * meant for a server on another origin.
@@ -16,12 +17,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
 import fc from 'fast-check';
-import { generationRequest, modelRequest, speechRequest } from './support/fuzz/arbitraries.js';
+import { fuzzKeyedAccounts, fuzzOperations } from './support/fuzz/cases.js';
 import { FUZZ_KEYS } from './support/fuzz/discovery.js';
-import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './support/fuzz/discovery-requests.js';
 import { GenerationIds } from './support/fuzz/fixtures.js';
-import { fuzz, primeGenerations } from './support/fuzz/run.js';
-import { MSW_ORIGIN, PROPERTY_TIMEOUT_MS, READ_RUNS, RUNS, SEED } from './support/fuzz/settings.js';
+import { primeGenerations } from './support/fuzz/run.js';
+import { MSW_ORIGIN, SEED } from './support/fuzz/settings.js';
 import { fetchTransport } from './support/fuzz/transports.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 
@@ -54,37 +54,7 @@ describe('fuzz (msw)', () => {
     process.off('unhandledRejection', onRejection);
   });
 
-  it(`speech: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: speechRequest, transport, gateway: mock.gateway, known });
-    console.log(stats.summary('msw speech'));
-    // The generators must reach both sides: real successes and many kinds of errors.
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.02);
-    expect(stats.statuses.size).toBeGreaterThanOrEqual(RUNS >= 1000 ? 8 : 2);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it(`model lookup: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: modelRequest, transport, gateway: mock.gateway, known });
-    console.log(stats.summary('msw model'));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it(`generation lookup: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: generationRequest(known), transport, gateway: mock.gateway, known });
-    console.log(stats.summary('msw generation'));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it.each([
-    ['models list', modelsRequest, 'models'],
-    ['models count', modelsCountRequest, 'models-count'],
-    ['model endpoints', endpointsRequest, 'endpoints'],
-    ['current key', keyRequest, 'key'],
-    ['credits', creditsRequest, 'credits'],
-  ] as const)(`%s: ${READ_RUNS} generated requests`, async (_, arbitrary, label) => {
-    const stats = await fuzz({ arbitrary, transport, gateway: mock.gateway, known, runs: READ_RUNS });
-    console.log(stats.summary(`msw ${label}`));
-    expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
+  fuzzOperations('msw', () => ({ transport, gateway: mock.gateway, known }));
 
   describe('with a keys file', () => {
     // The keyed gateway's handlers go first, so they answer every request until the reset.
@@ -92,12 +62,7 @@ describe('fuzz (msw)', () => {
     beforeAll(() => server.use(...keyed.handlers));
     afterAll(() => server.resetHandlers());
 
-    it(`key and credits: ${READ_RUNS} generated requests`, async () => {
-      const stats = await fuzz({ arbitrary: accountRequest, transport, gateway: keyed.gateway, known, keys: FUZZ_KEYS, runs: READ_RUNS });
-      console.log(stats.summary('msw key and credits (keys file)'));
-      expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.05);
-      expect(stats.statuses.get('403')).toBeGreaterThan(0);
-    }, PROPERTY_TIMEOUT_MS);
+    fuzzKeyedAccounts('msw', () => ({ transport, gateway: keyed.gateway, known }));
   });
 
   it('had no unhandled rejection', () => {

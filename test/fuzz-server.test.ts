@@ -6,6 +6,7 @@
  * raw bytes on TCP sockets (`FUZZ_RAW_RUNS`, 500 by default). Every answer must be a documented success or a
  * well-formed envelope (see `support/fuzz/oracle.ts` and `support/fuzz/raw-socket.ts`), and the same server
  * must stay healthy through all of it.
+ * The properties shared with the other mode are in `support/fuzz/cases.ts`.
  *
  * The `regression:` tests at the end pin down, with minimal inputs, bugs the properties found and that were fixed
  * (the properties fail on them too, but only when the generators happen to reach them).
@@ -14,13 +15,12 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
-import { generationRequest, modelRequest, speechRequest } from './support/fuzz/arbitraries.js';
+import { fuzzKeyedAccounts, fuzzOperations } from './support/fuzz/cases.js';
 import { FUZZ_KEYS } from './support/fuzz/discovery.js';
-import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './support/fuzz/discovery-requests.js';
 import { GenerationIds } from './support/fuzz/fixtures.js';
 import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
-import { fuzz, primeGenerations } from './support/fuzz/run.js';
-import { PROPERTY_TIMEOUT_MS, RAW_RUNS, READ_RUNS, RUNS, SEED } from './support/fuzz/settings.js';
+import { primeGenerations } from './support/fuzz/run.js';
+import { PROPERTY_TIMEOUT_MS, RAW_RUNS, SEED } from './support/fuzz/settings.js';
 import { httpTransport } from './support/fuzz/transports.js';
 
 const rejections: unknown[] = [];
@@ -45,36 +45,7 @@ describe('fuzz (server)', () => {
   const known = new GenerationIds();
   beforeAll(() => primeGenerations(transport, known));
 
-  it(`speech: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: speechRequest, transport, gateway: server.gateway, known });
-    console.log(stats.summary('server speech'));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.02);
-    expect(stats.statuses.size).toBeGreaterThanOrEqual(RUNS >= 1000 ? 8 : 2);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it(`model lookup: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: modelRequest, transport, gateway: server.gateway, known });
-    console.log(stats.summary('server model'));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it(`generation lookup: ${RUNS} generated requests`, async () => {
-    const stats = await fuzz({ arbitrary: generationRequest(known), transport, gateway: server.gateway, known });
-    console.log(stats.summary('server generation'));
-    expect(stats.ok).toBeGreaterThan(RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it.each([
-    ['models list', modelsRequest, 'models'],
-    ['models count', modelsCountRequest, 'models-count'],
-    ['model endpoints', endpointsRequest, 'endpoints'],
-    ['current key', keyRequest, 'key'],
-    ['credits', creditsRequest, 'credits'],
-  ] as const)(`%s: ${READ_RUNS} generated requests`, async (_, arbitrary, label) => {
-    const stats = await fuzz({ arbitrary, transport, gateway: server.gateway, known, runs: READ_RUNS });
-    console.log(stats.summary(`server ${label}`));
-    expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.1);
-  }, PROPERTY_TIMEOUT_MS);
+  fuzzOperations('server', () => ({ transport, gateway: server.gateway, known }));
 
   describe('with a keys file', () => {
     let keyed: RunningServer;
@@ -88,12 +59,7 @@ describe('fuzz (server)', () => {
       await keyed?.close();
     });
 
-    it(`key and credits: ${READ_RUNS} generated requests`, async () => {
-      const stats = await fuzz({ arbitrary: accountRequest, transport: keyedTransport, gateway: keyed.gateway, known, keys: FUZZ_KEYS, runs: READ_RUNS });
-      console.log(stats.summary('server key and credits (keys file)'));
-      expect(stats.ok).toBeGreaterThan(READ_RUNS * 0.05);
-      expect(stats.statuses.get('403')).toBeGreaterThan(0);
-    }, PROPERTY_TIMEOUT_MS);
+    fuzzKeyedAccounts('server', () => ({ transport: keyedTransport, gateway: keyed.gateway, known }));
   });
 
   it(`raw sockets: ${RAW_RUNS} malformed requests`, async () => {
