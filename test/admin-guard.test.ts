@@ -4,7 +4,6 @@
  * 127.0.0.1, [::1], the bound address, `allowedHosts`); state-changing requests refused from other sites' origins.
  * The health check and the gateway's API under /api/v1 are not affected.
  */
-import { request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-guard.js';
@@ -13,29 +12,9 @@ import { createGateway } from '../src/node/gateway.js';
 import { OptionsError } from '../src/core/options.js';
 import { localHostsOf, startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { rawHttp, type RawAnswer } from './support/raw-http.js';
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** A request with `node:http`, which sends any `Host` (fetch sets its own). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-function message(res: Raw): string {
+function message(res: RawAnswer): string {
   expect(res.headers['content-type']).toBe('application/json');
   const body = JSON.parse(res.text) as { error: { code: number; message: string } };
   expect(body.error.code).toBe(res.status);
@@ -54,14 +33,14 @@ describe('the admin token', () => {
   const url = (path: string) => `${server.url}/__mock/${path}`;
 
   it('is taken from Authorization: Bearer, X-Mock-Admin-Token or the cookie; anything else is a 401 envelope', async () => {
-    expect((await raw(url('requests'))).status).toBe(401);
-    expect(message(await raw(url('requests')))).toMatch(/missing or wrong admin token .*open \/__mock\/ui\?token=<token> once/);
-    expect((await raw(url('requests'), { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-    expect((await raw(url('requests'), { headers: { 'X-Mock-Admin-Token': TOKEN } })).status).toBe(200);
-    expect((await raw(url('requests'), { headers: { Cookie: `theme=dark; mockrouter_admin=${TOKEN}` } })).status).toBe(200);
-    expect((await raw(url('requests'), { headers: { Cookie: 'mockrouter_admin=nope' } })).status).toBe(401);
-    expect((await raw(url('requests'), { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
-    expect((await raw(url('health'))).status).toBe(200);
+    expect((await rawHttp(url('requests'))).status).toBe(401);
+    expect(message(await rawHttp(url('requests')))).toMatch(/missing or wrong admin token .*open \/__mock\/ui\?token=<token> once/);
+    expect((await rawHttp(url('requests'), { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await rawHttp(url('requests'), { headers: { 'X-Mock-Admin-Token': TOKEN } })).status).toBe(200);
+    expect((await rawHttp(url('requests'), { headers: { Cookie: `theme=dark; mockrouter_admin=${TOKEN}` } })).status).toBe(200);
+    expect((await rawHttp(url('requests'), { headers: { Cookie: 'mockrouter_admin=nope' } })).status).toBe(401);
+    expect((await rawHttp(url('requests'), { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await rawHttp(url('health'))).status).toBe(200);
     // The event stream too (an EventSource sends the cookie).
     const events = await fetch(url('events'), { headers: { Cookie: `mockrouter_admin=${TOKEN}` } });
     expect(events.status).toBe(200);
@@ -78,7 +57,7 @@ describe('the admin token', () => {
     const requests = await fetch(url(`requests?token=${TOKEN}`), { redirect: 'manual' });
     expect(requests.status).toBe(303);
     expect(requests.headers.get('location')).toBe('/__mock/requests');
-    const wrong = await raw(url('ui?token=wrong'));
+    const wrong = await rawHttp(url('ui?token=wrong'));
     expect(wrong.status).toBe(401);
     expect(message(wrong)).toBe('Admin API: wrong admin token in ?token=');
     expect(wrong.headers['set-cookie']).toBeUndefined();
@@ -86,27 +65,27 @@ describe('the admin token', () => {
 
   it('POST /__mock/login with the form field token sets the cookie and redirects (303) to /__mock/ui', async () => {
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    const ok = await raw(url('login'), { method: 'POST', headers: form, body: `token=${TOKEN}` });
+    const ok = await rawHttp(url('login'), { method: 'POST', headers: form, body: `token=${TOKEN}` });
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/__mock/ui');
     expect(ok.headers['set-cookie']).toEqual([`mockrouter_admin=${TOKEN}; ${COOKIE_FLAGS}`]);
     // From the dashboard's own page: same origin.
-    const page = await raw(url('login'), { method: 'POST', headers: { ...form, Origin: server.url }, body: `token=${TOKEN}` });
+    const page = await rawHttp(url('login'), { method: 'POST', headers: { ...form, Origin: server.url }, body: `token=${TOKEN}` });
     expect(page.status).toBe(303);
-    const wrong = await raw(url('login'), { method: 'POST', headers: form, body: 'token=wrong' });
+    const wrong = await rawHttp(url('login'), { method: 'POST', headers: form, body: 'token=wrong' });
     expect(wrong.status).toBe(401);
     expect(message(wrong)).toBe('Admin API: wrong admin token');
     // A browser's form (Accept: text/html) goes back to the form, which says the token was wrong; no cookie.
-    const browserWrong = await raw(url('login'), { method: 'POST', headers: { ...form, Accept: 'text/html,application/xhtml+xml' }, body: 'token=wrong' });
+    const browserWrong = await rawHttp(url('login'), { method: 'POST', headers: { ...form, Accept: 'text/html,application/xhtml+xml' }, body: 'token=wrong' });
     expect(browserWrong.status).toBe(303);
     expect(browserWrong.headers.location).toBe('/__mock/ui?login=failed');
     expect(browserWrong.headers['set-cookie']).toBeUndefined();
-    const empty = await raw(url('login'), { method: 'POST', headers: form, body: 'user=me' });
+    const empty = await rawHttp(url('login'), { method: 'POST', headers: form, body: 'user=me' });
     expect(empty.status).toBe(400);
     expect(message(empty)).toMatch(/token=<admin token>/);
-    const crossSite = await raw(url('login'), { method: 'POST', headers: { ...form, Origin: 'https://evil.example' }, body: `token=${TOKEN}` });
+    const crossSite = await rawHttp(url('login'), { method: 'POST', headers: { ...form, Origin: 'https://evil.example' }, body: `token=${TOKEN}` });
     expect(crossSite.status).toBe(403);
-    expect((await raw(url('login'))).status).toBe(401);
+    expect((await rawHttp(url('login'))).status).toBe(401);
   });
 
   it('a token with characters a cookie cannot hold is percent-encoded in the cookie and accepted back', async () => {
@@ -149,33 +128,33 @@ describe('the Host check (DNS rebinding)', () => {
 
   it('refuses admin requests whose Host is another name, with a 403 envelope naming --allowed-hosts', async () => {
     for (const path of ['requests', 'events', 'scenarios', 'ui', 'ui?token=x', 'nope']) {
-      const res = await raw(`${server.url}/__mock/${path}`, { headers: { Host: `rebind.evil.example:${server.port}` } });
+      const res = await rawHttp(`${server.url}/__mock/${path}`, { headers: { Host: `rebind.evil.example:${server.port}` } });
       expect(res.status, path).toBe(403);
       expect(message(res)).toBe(
         'Admin API: Host "rebind.evil.example" is not allowed (DNS rebinding defense); the admin API answers localhost, 127.0.0.1, [::1] and the server\'s own addresses; start it with --allowed-hosts rebind.evil.example (option allowedHosts) to allow this host',
       );
     }
-    const post = await raw(`${server.url}/__mock/reset`, { method: 'POST', headers: { Host: 'evil.example' } });
+    const post = await rawHttp(`${server.url}/__mock/reset`, { method: 'POST', headers: { Host: 'evil.example' } });
     expect(post.status).toBe(403);
   });
 
   it('answers localhost, *.localhost, 127.0.0.1 and [::1], with or without the port', async () => {
     for (const host of [`localhost:${server.port}`, 'localhost', 'LocalHost.', `app.localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, '[::1]']) {
-      expect((await raw(`${server.url}/__mock/requests`, { headers: { Host: host } })).status, host).toBe(200);
+      expect((await rawHttp(`${server.url}/__mock/requests`, { headers: { Host: host } })).status, host).toBe(200);
     }
   });
 
   it('leaves the health check and the gateway API alone', async () => {
     const evil = { Host: 'evil.example' };
-    expect((await raw(`${server.url}/__mock/health`, { headers: evil })).status).toBe(200);
-    expect((await raw(`${server.baseUrl}/model/openai/gpt-4o`, { headers: { ...evil, ...auth() } })).status).toBe(200);
-    expect((await raw(`${server.url}/`, { headers: evil })).status).toBe(200);
+    expect((await rawHttp(`${server.url}/__mock/health`, { headers: evil })).status).toBe(200);
+    expect((await rawHttp(`${server.baseUrl}/model/openai/gpt-4o`, { headers: { ...evil, ...auth() } })).status).toBe(200);
+    expect((await rawHttp(`${server.url}/`, { headers: evil })).status).toBe(200);
   });
 
   it('answers the hosts of allowedHosts: names, .domain and its subdomains; "all" answers any', async () => {
     const allowed = await startServer({ port: 0, allowedHosts: 'mock.internal, .dev.test' });
     try {
-      const status = async (host: string) => (await raw(`${allowed.url}/__mock/requests`, { headers: { Host: host } })).status;
+      const status = async (host: string) => (await rawHttp(`${allowed.url}/__mock/requests`, { headers: { Host: host } })).status;
       expect(await status('mock.internal:4010')).toBe(200);
       expect(await status('dev.test')).toBe(200);
       expect(await status('a.b.dev.test')).toBe(200);
@@ -186,7 +165,7 @@ describe('the Host check (DNS rebinding)', () => {
     }
     const any = await startServer({ port: 0, allowedHosts: ['all'] });
     try {
-      expect((await raw(`${any.url}/__mock/requests`, { headers: { Host: 'anything.example' } })).status).toBe(200);
+      expect((await rawHttp(`${any.url}/__mock/requests`, { headers: { Host: 'anything.example' } })).status).toBe(200);
     } finally {
       await any.close();
     }
@@ -206,8 +185,8 @@ describe('the Host check (DNS rebinding)', () => {
     const external = Object.values(networkInterfaces()).flatMap((list) => list ?? []).find((entry) => entry.family === 'IPv4' && !entry.internal);
     const wide = await startServer({ port: 0, host: '0.0.0.0' });
     try {
-      if (external) expect((await raw(`${wide.url}/__mock/requests`, { headers: { Host: `${external.address}:${wide.port}` } })).status).toBe(200);
-      expect((await raw(`${wide.url}/__mock/requests`, { headers: { Host: '203.0.113.9' } })).status).toBe(403);
+      if (external) expect((await rawHttp(`${wide.url}/__mock/requests`, { headers: { Host: `${external.address}:${wide.port}` } })).status).toBe(200);
+      expect((await rawHttp(`${wide.url}/__mock/requests`, { headers: { Host: '203.0.113.9' } })).status).toBe(403);
     } finally {
       await wide.close();
     }
@@ -238,7 +217,7 @@ describe('state-changing admin requests from other sites', () => {
 
   it('refuses POST, PUT and DELETE with a foreign Origin (403 naming --cors); same-origin, no Origin and --cors origins pass', async () => {
     await (await fetch(`${server.baseUrl}/model/openai/gpt-4o`, { headers: auth() })).arrayBuffer();
-    const reset = (headers: Record<string, string>) => raw(`${server.url}/__mock/reset`, { method: 'POST', headers });
+    const reset = (headers: Record<string, string>) => rawHttp(`${server.url}/__mock/reset`, { method: 'POST', headers });
     const crossSite = await reset({ Origin: 'https://evil.example' });
     expect(crossSite.status).toBe(403);
     expect(message(crossSite)).toBe(
@@ -248,9 +227,9 @@ describe('state-changing admin requests from other sites', () => {
     // Nothing was reset.
     expect(server.gateway.journal.size).toBe(1);
     expect((await reset({ Origin: 'null' })).status).toBe(403);
-    const put = await raw(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' }, body: '{"name":null}' });
+    const put = await rawHttp(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' }, body: '{"name":null}' });
     expect(put.status).toBe(403);
-    expect((await raw(`${server.url}/__mock/requests`, { method: 'DELETE', headers: { Origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await rawHttp(`${server.url}/__mock/requests`, { method: 'DELETE', headers: { Origin: 'https://evil.example' } })).status).toBe(403);
 
     expect((await reset({ Origin: server.url })).status).toBe(204);
     expect((await reset({ Origin: `http://localhost:${server.port}`, Host: `localhost:${server.port}` })).status).toBe(204);
@@ -261,8 +240,8 @@ describe('state-changing admin requests from other sites', () => {
   });
 
   it('reads (GET) are not refused by Origin, and the gateway API takes any origin as before', async () => {
-    expect((await raw(`${server.url}/__mock/requests`, { headers: { Origin: 'https://evil.example' } })).status).toBe(200);
-    const speech = await raw(`${server.baseUrl}/audio/speech`, {
+    expect((await rawHttp(`${server.url}/__mock/requests`, { headers: { Origin: 'https://evil.example' } })).status).toBe(200);
+    const speech = await rawHttp(`${server.baseUrl}/audio/speech`, {
       method: 'POST',
       headers: { ...auth(), Origin: 'https://evil.example', 'Content-Type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi.', voice: 'alloy' }),

@@ -3,13 +3,13 @@
  * response says was applied, the journal (in-process `mock.journal`) and the standalone admin API under
  * `/__mock/`.
  */
-import { request as httpRequest } from 'node:http';
 import { setupServer, type SetupServer } from 'msw/node';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter, GatewayError, ScenarioError, STATUS_DEFAULTS, type JournalEntry, type MockRouter } from '../src/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { rawHttp } from './support/raw-http.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -56,21 +56,6 @@ async function envelope(res: Response): Promise<{ error: { code: number; message
   return body;
 }
 
-/** Status, headers and body text of a request sent with `node:http` (no fetch in between). */
-function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /**
  * Statuses undici's fetch handles itself instead of returning them: 407 becomes a network error (the Fetch
  * standard reserves it for proxy authentication), and 421 is retried on a new connection, which fails for a request
@@ -95,7 +80,7 @@ async function sweepStatuses(base: string, journal: MockRouter['journal']): Prom
         // 407 response as is.)
         const all = { ...auth(), ...headers, 'Content-Type': 'application/json' };
         const url = op === 'speech' ? `${base}/audio/speech` : op === 'model' ? `${base}/model/openai/gpt-4o-mini` : `${base}/generation?id=${FIXTURE_GENERATION}`;
-        const raw = await rawRequest(url, op === 'speech' ? 'POST' : 'GET', all, op === 'speech' ? JSON.stringify({ model: TTS, input: 'x', voice: 'alloy' }) : undefined);
+        const raw = await rawHttp(url, { method: op === 'speech' ? 'POST' : 'GET', headers: all, body: op === 'speech' ? JSON.stringify({ model: TTS, input: 'x', voice: 'alloy' }) : undefined });
         got = { status: raw.status, type: String(raw.headers['content-type']), applied: String(raw.headers['x-mock-applied']), text: raw.text };
       } else {
         const res = await request(base, op, headers);
