@@ -4,44 +4,11 @@
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */
 
-/** An error envelope, as the gateway answers it. */
-export interface ErrorEnvelope {
-  error: { code: number; message: string; metadata?: Record<string, unknown> | null };
-  user_id?: string;
-}
+import type { ErrorEnvelope } from '../../src/core/errors.js';
+import type { JournalEntry } from '../../src/core/journal.js';
 
-/** The audio of a speech answer, as the journal describes it. */
-export interface EntryAudio {
-  format: string;
-  content_type: string;
-  duration_ms: number;
-  voice: string;
-  speed: number;
-}
-
-/** One journaled request (`src/core/journal.ts`), as JSON. Fields after `duration_ms` may be missing on older servers. */
-export interface JournalEntry {
-  seq: number;
-  time: number;
-  time_iso: string;
-  session: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-  operation: string | null;
-  scenario: string | null;
-  rule: string | null;
-  status: number;
-  response_headers: Record<string, string>;
-  generation_id: string | null;
-  duration_ms: number | null;
-  response_bytes?: number | null;
-  body_end?: 'complete' | 'cut' | 'reset' | 'aborted' | null;
-  error?: ErrorEnvelope | null;
-  audio?: EntryAudio | null;
-}
+// The page is served by the server it is bundled with (dist/ui), so it shares the core's types of what it reads.
+export type { ErrorEnvelope, JournalEntry };
 
 /** `GET /__mock/requests` */
 export interface RequestsPage {
