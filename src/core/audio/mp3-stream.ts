@@ -8,7 +8,8 @@
 
 import { SAMPLE_RATE } from './format.js';
 import { MP3_BITRATE_KBPS, buildInfoFrame, mp3ByteLength } from './mp3-tag.js';
-import { type LameEncoder, concat, openLameEncoder } from './mp3-wasm.js';
+import { concat } from '../bytes.js';
+import { type LameEncoder, openLameEncoder } from './mp3-wasm.js';
 
 /**
  * An encoder for one MP3 stream of a sample count fixed in advance.

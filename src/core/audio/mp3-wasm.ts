@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { concat } from '../bytes.js';
 
 /** The C exports of the package's `mp3.wasm` used here (pointers and sizes are byte addresses and counts). */
 interface LameExports {
@@ -286,18 +287,4 @@ export function openLameEncoder(sampleRate: number, kbps: number): LameEncoder {
       release(held);
     },
   };
-}
-
-/** Joins byte arrays; returns the only one as is, or an empty array for none. */
-export function concat(pieces: readonly Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  let total = 0;
-  for (const piece of pieces) total += piece.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
 }
