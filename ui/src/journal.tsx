@@ -1,0 +1,152 @@
+/** The journal: the table of requests, newest first, with its filters, "Show more" and "Clear journal". */
+import { useMemo, useState } from 'preact/hooks';
+import { api, type JournalEntry } from './api.js';
+import type { Feed } from './feed.js';
+import { FilterBar, NO_FILTERS, applyFilters, type Filters } from './filters.js';
+import { bytes, clockTime, millis, pathWithQuery, responseBytes, statusView } from './format.js';
+
+/** Rows drawn at first; "Show more" adds as many again. */
+const ROWS = 300;
+
+/** Moves the keyboard focus to the row of request `seq`, if it is drawn. */
+export function focusRow(seq: number | undefined): void {
+  if (seq === undefined) return;
+  document.querySelector<HTMLElement>(`tr[data-seq="${seq}"]`)?.focus();
+}
+
+function Row({ entry, open, onOpen }: { entry: JournalEntry; open: boolean; onOpen: (seq: number) => void }) {
+  const status = statusView(entry);
+  const size = responseBytes(entry);
+  const keyDown = (event: KeyboardEvent) => {
+    const row = event.currentTarget as HTMLTableRowElement;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onOpen(entry.seq);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = (event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling) as HTMLElement | null;
+      next?.focus();
+    }
+  };
+  return (
+    <tr tabIndex={0} data-seq={entry.seq} class={open ? 'open' : undefined} aria-current={open ? 'true' : undefined} onClick={() => onOpen(entry.seq)} onKeyDown={keyDown}>
+      <td class="c-time" title={entry.time_iso}>
+        {clockTime(entry.time_iso)}
+      </td>
+      <td class="c-method">{entry.method}</td>
+      <td class="c-path" title={pathWithQuery(entry)}>
+        {pathWithQuery(entry)}
+      </td>
+      <td class="c-op">{entry.operation ?? <span class="muted">none</span>}</td>
+      <td class="c-status">
+        <span class={`status ${status.tone}`} title={status.title}>
+          {status.label}
+        </span>
+      </td>
+      <td class="c-scenario" title={entry.rule ?? undefined}>
+        {entry.scenario ?? ''}
+      </td>
+      <td class="c-session" title={entry.session}>
+        {entry.session}
+      </td>
+      <td class="c-duration num">{millis(entry.duration_ms)}</td>
+      <td class="c-bytes num">{bytes(size)}</td>
+    </tr>
+  );
+}
+
+/** The requests of `feed`; `onOpen` opens one in the detail panel. */
+export function Journal({ feed, openSeq, onOpen }: { feed: Feed; openSeq: number | undefined; onOpen: (seq: number) => void }) {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [limit, setLimit] = useState(ROWS);
+  const all = feed.entries;
+  const shown = useMemo(() => applyFilters(all, filters), [all, filters]);
+  const [busy, setBusy] = useState(false);
+  const clear = async () => {
+    setBusy(true);
+    try {
+      await api('/requests', { method: 'DELETE' });
+      feed.clear(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const filtered = shown.length !== all.length;
+  return (
+    <section class="journal" aria-labelledby="journal-title">
+      <div class="journal-head">
+        <h2 id="journal-title">Requests</h2>
+        <span class="count" role="status" data-testid="row-count">
+          {filtered ? `${shown.length} of ${all.length}` : all.length} {all.length === 1 ? 'request' : 'requests'}
+        </span>
+        <button type="button" class="small" disabled={busy || all.length === 0} onClick={() => void clear().catch(() => undefined)}>
+          Clear journal
+        </button>
+      </div>
+      <FilterBar entries={all} filters={filters} onChange={setFilters} />
+      {all.length === 0 ? (
+        <div class="empty">
+          <p>No requests yet.</p>
+          <p>
+            Point your app at <code>{location.origin}/api/v1</code> with any key; each request shows here as it arrives.
+          </p>
+        </div>
+      ) : shown.length === 0 ? (
+        <div class="empty">
+          <p>No request matches the filters.</p>
+          <button type="button" onClick={() => setFilters(NO_FILTERS)}>
+            Clear the filters
+          </button>
+        </div>
+      ) : (
+        <div class="table-wrap">
+          <table class="requests">
+            <caption class="sr-only">Requests, newest first. Enter opens one; arrow keys move between rows.</caption>
+            <thead>
+              <tr>
+                <th scope="col" class="c-time">
+                  Time (UTC)
+                </th>
+                <th scope="col" class="c-method">
+                  Method
+                </th>
+                <th scope="col" class="c-path">
+                  Path
+                </th>
+                <th scope="col" class="c-op">
+                  Operation
+                </th>
+                <th scope="col" class="c-status">
+                  Status
+                </th>
+                <th scope="col" class="c-scenario">
+                  Scenario
+                </th>
+                <th scope="col" class="c-session">
+                  Session
+                </th>
+                <th scope="col" class="c-duration num">
+                  Duration
+                </th>
+                <th scope="col" class="c-bytes num">
+                  Bytes
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.slice(0, limit).map((entry) => (
+                <Row key={entry.seq} entry={entry} open={entry.seq === openSeq} onOpen={onOpen} />
+              ))}
+            </tbody>
+          </table>
+          {shown.length > limit && (
+            <button type="button" class="more" onClick={() => setLimit((n) => n + ROWS)}>
+              Show {Math.min(ROWS, shown.length - limit)} more
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
