@@ -262,6 +262,25 @@ describe('keys file through the CLI (YAML)', () => {
     expect(message).not.toContain('\n');
   });
 
+  // The keys file takes what option `keys` takes as data: `{ keys }` or the list alone, key strings or entries.
+  it.each([
+    ['strings.json', '{"keys": ["sk-a", {"key": "sk-b", "credits": 2}]}'],
+    ['list.yaml', '- sk-a\n- key: sk-b\n  credits: 2\n'],
+    ['list.json', '["sk-a", {"key": "sk-b", "credits": 2}]'],
+  ])('a keys file written as %s lists the keys like the option does', (name, text) => {
+    const accounts = contextOf(createGateway({ keys: writeBad(name, text) })).accounts;
+    expect(accounts.authenticate({ authorization: 'Bearer sk-a' }).credits).toBeNull();
+    expect(accounts.authenticate({ authorization: 'Bearer sk-b' }).credits).toBe(2);
+    expect(() => accounts.authenticate({ authorization: 'Bearer sk-c' })).toThrow('User not found.');
+  });
+
+  it.each([
+    ['number-item.yaml', '- sk-a\n- 5\n', 'keys[1]: expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}'],
+    ['empty.json', '{"keys": []}', 'keys: expected at least one key'],
+  ])('a keys file with a bad item (%s) says what an item may be', (name, text, detail) => {
+    expect(() => createMockRouter({ keys: writeBad(name, text) })).toThrow(`${join(dir, name)}: ${detail}`);
+  });
+
   it('an invalid inline keys option names the path too', () => {
     expect(() => createMockRouter({ keys: [{ key: 'sk-a', credits: -1 }] })).toThrow(/^keys option: keys\[0\]\.credits: /);
   });

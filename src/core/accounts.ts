@@ -25,17 +25,30 @@ export class KeysError extends ConfigFileError {
 }
 
 /** One key of a keys file. */
-const KeyEntrySchema = z.strictObject({
-  key: z.string().min(1).describe('The API key, as sent in Authorization: Bearer <key>.'),
-  credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
-  user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
-  rate_limit: RateLimitSchema.optional().describe('Per-key limit over all operations.'),
-  management: z.boolean().optional().describe('A management key: it may read GET /credits (default false).'),
-  free_tier: z.boolean().optional().describe('GET /key reports is_free_tier: true (default false).'),
-});
+const KeyEntrySchema = z.strictObject(
+  {
+    key: z.string().min(1).describe('The API key, as sent in Authorization: Bearer <key>.'),
+    credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
+    user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
+    rate_limit: RateLimitSchema.optional().describe('Per-key limit over all operations.'),
+    management: z.boolean().optional().describe('A management key: it may read GET /credits (default false).'),
+    free_tier: z.boolean().optional().describe('GET /key reports is_free_tier: true (default false).'),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}' : undefined) },
+);
 
-/** A keys file: `{"keys": [{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}]}`. */
-export const KeysFileSchema = z.strictObject({ keys: z.array(KeyEntrySchema).min(1) });
+/** One key as written: its string alone (unlimited credit), or an entry. */
+const KeyItemSchema = z.preprocess((item) => (typeof item === 'string' ? { key: item } : item), KeyEntrySchema);
+
+/**
+ * A keys file, and option `keys` given as data, as `{"keys": [...]}` or as the list alone, each
+ * item a key string or an entry such as `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...",
+ * "rate_limit": {...}}`. Parsed to `{ keys: entries }`.
+ */
+export const KeysFileSchema = z.preprocess(
+  (file) => (Array.isArray(file) ? { keys: file } : file),
+  z.strictObject({ keys: z.array(KeyItemSchema).min(1, 'expected at least one key') }),
+);
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;
@@ -43,7 +56,7 @@ export type KeyEntry = z.input<typeof KeyEntrySchema>;
 export type KeyEntryOutput = z.output<typeof KeyEntrySchema>;
 
 /** Keys given as data, on every platform: key strings (unlimited credit), entries, or a keys-file object. */
-export type KeyList = readonly (string | KeyEntry)[] | { keys: readonly KeyEntry[] };
+export type KeyList = readonly (string | KeyEntry)[] | { keys: readonly (string | KeyEntry)[] };
 
 /** What option `keys` accepts: a {@link KeyList}, or (Node.js only) the path of a JSON/YAML keys file. */
 export type KeysOption = string | KeyList;
@@ -88,8 +101,7 @@ const MAX_ACCOUNTS = TRAFFIC_BOUND;
  * @throws {KeysError} naming the option and the path of the first problem.
  */
 export function parseKeys(list: KeyList): KeyEntryOutput[] {
-  const entries = (Array.isArray(list) ? list : (list as { keys: readonly KeyEntry[] }).keys).map((entry: string | KeyEntry) => (typeof entry === 'string' ? { key: entry } : entry));
-  return validateConfig('keys option', { keys: entries }, KeysFileSchema, KeysError).keys;
+  return validateConfig('keys option', list, KeysFileSchema, KeysError).keys;
 }
 
 /**
