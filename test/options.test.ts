@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMockRouter, GatewayError, OptionsError, type MockRouterOptions } from '../src/index.js';
-import { startServer } from '../src/server/index.js';
+import { startServer, type ServerOptions } from '../src/server/index.js';
 
 function thrown(make: () => unknown): unknown {
   try {
@@ -21,6 +21,7 @@ describe('OptionsError', () => {
     [{ clock: Number.NaN }, 'clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "NaN"'],
     [{ generationDelayMs: -1 }, 'generationDelayMs', 'expected a number of ms ≥ 0 or "realistic", got -1'],
     [{ seed: Number.NaN }, 'seed', expect.stringMatching(/./)],
+    [{ seed: 1.5 }, 'seed', expect.stringMatching(/integer|int/i)],
     [{ journalSize: 0 }, 'journalSize', expect.stringMatching(/>=1|at least 1|too small/i)],
     [{ maxGenerations: -1 }, 'maxGenerations', expect.stringMatching(/>=0|too small/i)],
     [{ maxGenerations: 1.5 }, 'maxGenerations', expect.stringMatching(/integer|int/i)],
@@ -46,5 +47,24 @@ describe('OptionsError', () => {
 
   it('startServer rejects with it before listening', async () => {
     await expect(startServer({ port: 0, clock: 'later' })).rejects.toBeInstanceOf(OptionsError);
+  });
+
+  it.each([
+    [{ port: 70_000 }, 'port', 'Too big: expected number to be <=65535'],
+    [{ port: 'abc' }, 'port', 'expected number, received string'],
+    [{ port: 1.5 }, 'port', 'expected integer, received number'],
+    [{ host: 4010 }, 'host', 'expected string, received number'],
+    [{ timeouts: { headers: -1 } }, 'timeouts', 'headers: Too small: expected number to be >=0'],
+    [{ timeouts: { header: 5 } }, 'timeouts', 'Unrecognized key: "header"'],
+  ])('startServer(%j) rejects with an OptionsError naming the option, not a Node.js listen error', async (options, option, problem) => {
+    const error = await startServer(options as ServerOptions).then(
+      async (server) => {
+        await server.close();
+        throw new Error('expected a rejection');
+      },
+      (error: unknown) => error,
+    );
+    expect(error).toBeInstanceOf(OptionsError);
+    expect(error).toMatchObject({ option, problem });
   });
 });

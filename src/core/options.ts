@@ -15,8 +15,8 @@ import { describeIssue } from './zod-issues.js';
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
 export interface GatewayOptions {
   /**
-   * Seed of every generated value (generation ids, latencies, audio contour, scenario draws). Same seed and
-   * same requests give byte-identical responses. Default `0`.
+   * Seed of every generated value (generation ids, latencies, audio contour, scenario draws), a safe integer. Same
+   * seed and same requests give byte-identical responses. Default `0`.
    */
   seed?: number;
   /**
@@ -63,8 +63,11 @@ export interface GatewayOptions {
   journalSize?: number;
 }
 
+/** The name of an option of `createMockRouter` or `startServer`, as {@link OptionsError.option} gives it. */
+export type OptionName = keyof GatewayOptions | 'cors' | 'allowedHosts' | 'port' | 'host' | 'timeouts';
+
 /**
- * An option of {@link GatewayOptions} is invalid. The message is `<option>: <what was expected>, got <value>`;
+ * An option of {@link GatewayOptions} (or of `startServer`) is invalid. The message is `<option>: <what was expected>, got <value>`;
  * `option` names it, so the CLI can name its flag instead.
  *
  * @example new OptionsError('clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"')
@@ -74,13 +77,13 @@ export class OptionsError extends Error {
   /**
    * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
    * `cors` (an option of the handlers and the server, `src/core/cors.ts`), or `allowedHosts` (the server's,
-   * `src/core/admin-guard.ts`).
+   * `src/core/admin-guard.ts`), or `port`, `host`, `timeouts` (the server's, `src/server/listen-options.ts`).
    */
-  readonly option: keyof GatewayOptions | 'cors' | 'allowedHosts';
+  readonly option: OptionName;
   /** What was wrong, without the option's name. */
   readonly problem: string;
 
-  constructor(option: keyof GatewayOptions | 'cors' | 'allowedHosts', problem: string) {
+  constructor(option: OptionName, problem: string) {
     super(`${option}: ${problem}`);
     this.option = option;
     this.problem = problem;
@@ -89,15 +92,15 @@ export class OptionsError extends Error {
 
 /** The numeric options, checked before anything is built. */
 const NumericOptionsSchema = z.object({
-  seed: z.number().finite().optional(),
+  seed: z.int().optional(),
   journalSize: z.int().min(1).optional(),
   maxGenerations: z.int().min(0).optional(),
   audioCacheBytes: z.int().min(0).optional(),
 });
 
 /**
- * Checks the numeric options: `seed` a finite number; `journalSize` a whole number ≥ 1; `maxGenerations` and
- * `audioCacheBytes` whole numbers ≥ 0 (0 keeps nothing).
+ * Checks the numeric options: `seed` a safe integer (`1.5` would act as `1` in some draws and not in others);
+ * `journalSize` a whole number ≥ 1; `maxGenerations` and `audioCacheBytes` whole numbers ≥ 0 (0 keeps nothing).
  *
  * @throws {OptionsError} naming the first option at fault.
  */

@@ -17,6 +17,7 @@ import type { CorsOption } from '../core/cors.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
+import { checkListenOptions } from './listen-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
 export type { AllowedHostsOption } from '../core/admin-guard.js';
 
@@ -95,11 +96,13 @@ export function localHostsOf(host: string): string[] {
 /**
  * Starts the standalone server.
  *
- * @throws {FixtureError} for invalid fixtures; `OptionsError` for a bad option (`cors` among them: not `*` or
- *   `scheme://host[:port]` origins; `allowedHosts`: an entry that is no host); the listen error (for example
+ * @throws {FixtureError} for invalid fixtures; `OptionsError` for a bad option (`port` not a whole number 0–65,535,
+ *   `timeouts` not whole ms ≥ 0, `cors` not `*` or `scheme://host[:port]` origins, `allowedHosts` an entry that
+ *   is no host, and those of `createMockRouter`); the listen error (for example
  *   `EADDRINUSE`, with `code`) when the port cannot be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  checkListenOptions(options);
   const gateway = createGateway(options);
   const host = options.host ?? DEFAULT_HOST;
   const app = buildApp({
