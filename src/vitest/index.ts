@@ -35,32 +35,36 @@ import type { TimingOptions } from './verdicts.js';
 
 expect.extend(journalMatchers);
 
-declare module 'vitest' {
-  // Declaration merging needs vitest's own type parameter list, `<T = any>`.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
-  interface Matchers<T = any> {
-    /**
-     * Every retry waited at least as long as its failed response's `retry-after-ms` or `Retry-After` asked
-     * (within `toleranceMs`, default 5). Fails listing each early retry; also fails when no response carried
-     * either header.
-     */
-    toHonorRetryAfter(options?: TimingOptions): void;
-    /**
-     * At least one response with `status` was retried (the same request again, same session, after it). With
-     * `.not`, fails naming every retried one.
-     */
-    toRetryStatus(status: number): void;
-    /**
-     * In every retry chain with two or more retries, the gaps between attempts never shrink and the last exceeds
-     * the first (waits set by `Retry-After` left out). Fails naming each chain and its gaps; also fails when no
-     * chain has two retries.
-     */
-    toBackOffBetweenRetries(options?: TimingOptions): void;
-    /**
-     * Every generation id looked up got 404s (or transient failures), then exactly one 200, and no lookup after
-     * it. Fails naming the ids never ready or polled again; also fails when there were no lookups.
-     */
-    toPollGenerationUntilReady(): void;
+// The matchers' types go on Chai's `Assertion`, which vitest maps onto its own `Assertion` (`expect(x).…`, `.not`,
+// `.resolves`) in every version: vitest's `Matchers` interface, the usual place, changed its type parameters in
+// vitest 5 (`<R, T>` from `<T>`), and a declaration merged with the wrong list is error TS2428 unless `skipLibCheck`.
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Chai {
+    interface Assertion {
+      /**
+       * Every retry waited at least as long as its failed response's `retry-after-ms` or `Retry-After` asked
+       * (within `toleranceMs`, default 5). Fails listing each early retry; also fails when no response carried
+       * either header.
+       */
+      toHonorRetryAfter(options?: TimingOptions): void;
+      /**
+       * At least one response with `status` was retried (the same request again, same session, after it). With
+       * `.not`, fails naming every retried one.
+       */
+      toRetryStatus(status: number): void;
+      /**
+       * In every retry chain with two or more retries, the gaps between attempts never shrink and the last exceeds
+       * the first (waits set by `Retry-After` left out). Fails naming each chain and its gaps; also fails when no
+       * chain has two retries.
+       */
+      toBackOffBetweenRetries(options?: TimingOptions): void;
+      /**
+       * Every generation id looked up got 404s (or transient failures), then exactly one 200, and no lookup after
+       * it. Fails naming the ids never ready or polled again; also fails when there were no lookups.
+       */
+      toPollGenerationUntilReady(): void;
+    }
   }
 }
 
