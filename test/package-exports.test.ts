@@ -21,6 +21,9 @@ describe('the package from CommonJS', () => {
     ['mockrouter', 'createMockRouter'],
     ['mockrouter/server', 'startServer'],
     ['mockrouter/vitest', 'honorsRetryAfter'],
+    // The errors startServer throws, without importing the main entry (which needs msw).
+    ['mockrouter/server', 'OptionsError'],
+    ['mockrouter/server', 'ScenarioError'],
   ])('require(%j) gives %s', (id, name) => {
     expect(requireFromCommonJs(id, name)).toBe('function');
   });

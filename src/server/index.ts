@@ -20,6 +20,13 @@ import { buildApp, type ServerTimeouts } from './app.js';
 import { checkListenOptions } from './listen-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
 export type { AllowedHostsOption } from '../core/admin-guard.js';
+// The errors startServer throws, here too so a standalone-only program need not import the package's main entry
+// (which imports msw).
+export { OptionsError } from '../core/options.js';
+export { ScenarioError } from '../core/scenarios/parse.js';
+export { FixtureError } from '../core/fixtures/parse.js';
+export { ConfigFileError } from '../core/config.js';
+export { KeysError } from '../core/accounts.js';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 4010;
