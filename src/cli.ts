@@ -10,6 +10,7 @@ import { corsPolicyOf } from './core/cors.js';
 import { OptionsError } from './core/options.js';
 import { packageVersion } from './node/package-files.js';
 import { startBufferCollector } from './server/buffer-collector.js';
+import { loadBuiltinScenarios } from './node/scenarios.js';
 import { createLogger } from './server/logger.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
@@ -83,7 +84,26 @@ const program = new Command()
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
-  .addHelpText('after', '\nPrints "mockrouter listening on <base URL>" once ready, then "dashboard: <URL>" unless --no-admin. Stops cleanly on SIGINT or SIGTERM.\nExample: mockrouter --port 0 --seed 42 --scenario provider-overloaded\nBuilt-in scenarios: GET /__mock/scenarios, or the scenarios/ folder of the package.');
+  // commander's own messages ("error: option ... is invalid") carry the same prefix as ours.
+  .configureOutput({ outputError: (message, write) => write(`mockrouter: ${message.replace(/^error: /, '')}`) })
+  .addHelpText(
+    'after',
+    () =>
+      '\nPrints "mockrouter listening on <base URL>" once ready, then "dashboard: <URL>" unless --no-admin. Stops cleanly on SIGINT or SIGTERM.\n' +
+      'Example: mockrouter --port 0 --seed 42 --scenario provider-overloaded\n' +
+      `Built-in scenarios (--scenario <name>; descriptions at GET /__mock/scenarios and in the package's scenarios/ folder):\n  ${builtinScenarioNames()}`,
+  );
+
+/** The built-in scenarios' names, comma-separated and wrapped at about 100 columns, for `--help`. */
+function builtinScenarioNames(): string {
+  const lines: string[] = [''];
+  for (const { scenario } of loadBuiltinScenarios()) {
+    const last = lines.length - 1;
+    if (lines[last] && lines[last].length + scenario.name.length > 96) lines.push('');
+    lines[lines.length - 1] += `${lines[lines.length - 1] ? ' ' : ''}${scenario.name},`;
+  }
+  return lines.join('\n  ').replace(/,$/, '');
+}
 
 program.parse();
 const flags = program.opts<{
@@ -103,6 +123,9 @@ const flags = program.opts<{
   cors: string;
   quiet?: boolean;
 }>();
+
+/** The most problems of a bad configuration file listed after the first, one per line. */
+const MAX_LISTED_PROBLEMS = 20;
 
 function fail(message: string): never {
   process.stderr.write(`mockrouter: ${message}\n`);
@@ -153,7 +176,12 @@ try {
   process.on('SIGTERM', stop);
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
-  if (e instanceof ConfigFileError) fail(e.message);
+  if (e instanceof ConfigFileError) {
+    // The first line is the message (first problem and the count of the others); each other problem follows.
+    const others = e.problems.slice(1, 1 + MAX_LISTED_PROBLEMS).map(({ location, problem }) => `\n  ${e.file}: ${location ? `${location}: ` : ''}${problem}`);
+    const unlisted = e.problems.length - 1 - others.length;
+    fail(e.message + others.join('') + (unlisted > 0 ? `\n  (${unlisted} more not shown)` : ''));
+  }
   if (e instanceof OptionsError) fail(`${FLAG_OF_OPTION[e.option] ?? e.option}: ${e.problem}`);
   if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') fail(`cannot bind host ${flags.host} (${e.code})`);

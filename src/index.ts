@@ -55,7 +55,7 @@ export { Journal, type JournalEntry, type JournalFilter, type JournalError, type
 export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/events.js';
 export { ScenarioError } from './core/scenarios/parse.js';
 export { FixtureError } from './core/fixtures/parse.js';
-export { ConfigFileError } from './core/config.js';
+export { ConfigFileError, type ConfigProblem } from './core/config.js';
 export { KeysError } from './core/accounts.js';
 export { OptionsError } from './core/options.js';
 export type { Clock } from './core/clock.js';

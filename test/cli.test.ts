@@ -5,7 +5,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
@@ -149,10 +151,10 @@ describe('mockrouter CLI', () => {
   });
 
   it.each([
-    [['--port', 'abc'], /--port.*expected an integer from 0 to 65535, got "abc"/],
+    [['--port', 'abc'], /^mockrouter: option '-p, --port <port>' argument 'abc' is invalid\. expected an integer from 0 to 65535, got "abc"/],
     [['--seed', '1.5'], /--seed.*expected an integer/],
     [['--fixtures', '/nonexistent-dir'], /nonexistent-dir\/models\.json: file not found/],
-    [['--bogus'], /unknown option '--bogus'/],
+    [['--bogus'], /^mockrouter: unknown option '--bogus'/],
     [['--generation-delay', 'fast'], /--generation-delay.*expected a whole number of ms from 0 to 3600000, or "realistic", got "fast"/],
     [['--scenario', 'nope'], /^mockrouter: --scenario: unknown scenario "nope"; loaded scenarios: bad-gateway, /],
     [['--cors', 'localhost:5173'], /--cors <origins>.*expected "\*" or origins scheme:\/\/host\[:port\] separated by commas, such as http:\/\/localhost:5173,https:\/\/app\.example; got "localhost:5173"/],
@@ -162,13 +164,46 @@ describe('mockrouter CLI', () => {
     const cli = run(args);
     expect(await cli.exit).toBe(1);
     expect(cli.stderr()).toMatch(message);
+    expect(cli.stderr()).toMatch(/^mockrouter: /);
     expect(cli.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('lists every problem of a bad fixtures file, one per line, after the first', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-cli-fixtures-'));
+    try {
+      const fixtures = new URL('../fixtures/', import.meta.url);
+      const models = JSON.parse(readFileSync(new URL('models.json', fixtures), 'utf8')) as { models: Record<string, unknown>[] };
+      delete models.models[0]!.id;
+      (models.models[1]!.pricing as Record<string, unknown>).prompt = 3;
+      models.models[3]!.context_length = 'x';
+      writeFileSync(join(dir, 'models.json'), JSON.stringify(models));
+      writeFileSync(join(dir, 'generations.json'), readFileSync(new URL('generations.json', fixtures)));
+      const cli = run(['--fixtures', dir]);
+      expect(await cli.exit).toBe(1);
+      const file = join(dir, 'models.json');
+      expect(cli.stderr().trimEnd().split('\n')).toEqual([
+        `mockrouter: ${file}: models[0].id: required key is missing (expected string) (and 2 more problems)`,
+        `  ${file}: models[1].pricing.prompt: expected string, received number`,
+        `  ${file}: models[3].context_length: expected number, received string`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
     for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+  });
+
+  it('names every built-in scenario in --help', async () => {
+    const cli = run(['--help']);
+    expect(await cli.exit).toBe(0);
+    const listed = cli.stdout().split('Built-in scenarios')[1] ?? '';
+    const files = readdirSync(new URL('../scenarios/', import.meta.url)).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect(listed).toMatch(new RegExp(`\\b${file.replace('.yaml', '')}\\b`));
   });
 
   it('answers browsers from the origins of --cors, on the API and the admin API', async () => {

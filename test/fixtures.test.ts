@@ -292,6 +292,12 @@ describe('loadFixtures', () => {
     const dir = tempDir({ models: (json) => { json.models[0] = {}; } });
     const err = errorOf(() => loadFixtures(dir));
     expect(err.message).toMatch(/models\[0\]\.id: required key is missing \(expected string\) \(and \d+ more problems\)$/);
+    const { problems } = err as FixtureError;
+    const count = Number(/and (\d+) more/.exec(err.message)![1]);
+    expect(problems).toHaveLength(count + 1);
+    expect(problems[0]).toEqual({ location: 'models[0].id', problem: 'required key is missing (expected string)' });
+    expect(problems.map((p) => p.location)).toContain('models[0].canonical_slug');
+    expect(problems.every((p) => p.location.startsWith('models[0].') && p.problem.length > 0)).toBe(true);
   });
 });
 

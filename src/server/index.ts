@@ -25,7 +25,7 @@ export type { AllowedHostsOption } from '../core/admin-guard.js';
 export { OptionsError } from '../core/options.js';
 export { ScenarioError } from '../core/scenarios/parse.js';
 export { FixtureError } from '../core/fixtures/parse.js';
-export { ConfigFileError } from '../core/config.js';
+export { ConfigFileError, type ConfigProblem } from '../core/config.js';
 export { KeysError } from '../core/accounts.js';
 
 /** Default port of the standalone server. */
