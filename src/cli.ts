@@ -12,6 +12,7 @@ import { packageVersion } from './node/package-files.js';
 import { startBufferCollector } from './server/buffer-collector.js';
 import { loadBuiltinScenarios } from './node/scenarios.js';
 import { createLogger } from './server/logger.js';
+import { stopWithNpmParent } from './server/npm-parent.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
 function integer(min: number, max: number) {
@@ -174,6 +175,8 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Under npx or npm start, npm's shell does not pass a kill on to node (src/server/npm-parent.ts).
+  stopWithNpmParent(stop);
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) {

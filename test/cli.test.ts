@@ -191,6 +191,44 @@ describe('mockrouter CLI', () => {
     }
   });
 
+  /**
+   * Starts the CLI as npm does (a shell between), prints its pid, then kills the shell as npm's own exit leaves it:
+   * the CLI is orphaned. Resolves whether the CLI was still running `waitMs` later (it is then killed).
+   */
+  async function orphan(npmCommand: string | undefined, waitMs: number): Promise<boolean> {
+    const env = { ...process.env };
+    delete env.npm_command;
+    if (npmCommand !== undefined) env.npm_command = npmCommand;
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --port 0 --quiet & echo "pid $!"; wait`], { stdio: 'pipe', env });
+    let out = '';
+    shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const cli: Cli = { child: shell, stdout: () => out, stderr: () => '', exit: once(shell, 'exit').then(([code]) => code as number | null) };
+    running.push(cli);
+    const baseUrl = await ready(cli);
+    const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
+    expect((await fetch(`${new URL(baseUrl).origin}/__mock/health`)).status).toBe(200);
+    shell.kill('SIGKILL');
+    await cli.exit;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const end = Date.now() + waitMs; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    if (!alive()) return false;
+    process.kill(pid, 'SIGKILL');
+    return true;
+  }
+
+  it('stops when the npm that started it is gone (npx mockrouter & ... kill), and only then', async () => {
+    // The parent is checked every 500 ms (src/server/npm-parent.ts).
+    expect(await orphan('exec', 5000)).toBe(false);
+    expect(await orphan(undefined, 1500)).toBe(true);
+  });
+
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
