@@ -56,6 +56,10 @@ describe('OptionsError', () => {
     [{ host: 4010 }, 'host', 'expected string, received number'],
     [{ timeouts: { headers: -1 } }, 'timeouts', 'headers: Too small: expected number to be >=0'],
     [{ timeouts: { header: 5 } }, 'timeouts', 'Unrecognized key: "header"'],
+    [{ timeouts: { idle: 2 ** 31 } }, 'timeouts', 'idle: Too big: expected number to be <=2147483647'],
+    [{ timeouts: { headers: 40_000 } }, 'timeouts', 'headers (40000 ms) must be at most request (30000 ms, the default), the time for the whole request, unless request is 0'],
+    [{ timeouts: { headers: 5_000, request: 1_000 } }, 'timeouts', 'headers (5000 ms) must be at most request (1000 ms, given), the time for the whole request, unless request is 0'],
+    [{ port: '70000' }, 'port', 'Too big: expected number to be <=65535'],
   ])('startServer(%j) rejects with an OptionsError naming the option, not a Node.js listen error', async (options, option, problem) => {
     const error = await startServer(options as ServerOptions).then(
       async (server) => {
@@ -66,5 +70,24 @@ describe('OptionsError', () => {
     );
     expect(error).toBeInstanceOf(OptionsError);
     expect(error).toMatchObject({ option, problem });
+  });
+
+  it.each([
+    [{ timeouts: { headers: 40_000, request: 0 } }],
+    [{ timeouts: { headers: 40_000, request: 50_000 } }],
+    [{ timeouts: { idle: 2 ** 31 - 1 } }],
+  ])('startServer(%j) takes timeouts Node.js takes', async (options) => {
+    const server = await startServer({ port: 0, ...(options as ServerOptions) });
+    expect((await fetch(`${server.url}/__mock/health`)).status).toBe(200);
+    await server.close();
+  });
+
+  it('startServer takes a port as a string of digits, as listen() does', async () => {
+    const probe = await startServer({ port: 0 });
+    const port = new URL(probe.url).port;
+    await probe.close();
+    const server = await startServer({ port: port as unknown as number });
+    expect(new URL(server.url).port).toBe(port);
+    await server.close();
   });
 });

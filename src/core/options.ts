@@ -10,7 +10,7 @@ import { parseIsoTime } from './clock.js';
 import type { Fixtures } from './fixtures/schema.js';
 import type { ScenarioDefinition } from './scenarios/schema.js';
 import * as z from 'zod';
-import { describeIssue } from './zod-issues.js';
+import { describeIssue, formatPath } from './zod-issues.js';
 
 /** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
 export interface GatewayOptions {
@@ -106,9 +106,23 @@ const NumericOptionsSchema = z.object({
  */
 export function checkNumericOptions(options: GatewayOptions): void {
   const { seed, journalSize, maxGenerations, audioCacheBytes } = options;
-  const result = NumericOptionsSchema.safeParse({ seed, journalSize, maxGenerations, audioCacheBytes });
-  const issue = result.error?.issues[0];
-  if (issue) throw new OptionsError(issue.path[0] as keyof GatewayOptions, describeIssue(issue));
+  parseOptions(NumericOptionsSchema, { seed, journalSize, maxGenerations, audioCacheBytes });
+}
+
+/**
+ * Parses options with `schema`, whose top-level keys are option names.
+ *
+ * @returns the parsed options.
+ * @throws {OptionsError} for the first issue: `option` its first path segment, `problem` the rest of the path and
+ *   what was expected (`timeouts` / `headers: Too small: expected number to be >=0`).
+ */
+export function parseOptions<S extends z.ZodType>(schema: S, options: z.input<S>): z.output<S> {
+  const result = schema.safeParse(options);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const [option, ...inner] = issue.path;
+  const where = formatPath(inner);
+  throw new OptionsError(option as OptionName, where ? `${where}: ${describeIssue(issue)}` : describeIssue(issue));
 }
 
 /**

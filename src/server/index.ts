@@ -40,7 +40,7 @@ export function bindsAllInterfaces(host: string): boolean {
 
 /** Options of {@link startServer}: the gateway's options plus where to listen. */
 export interface ServerOptions extends GatewayOptions {
-  /** TCP port; `0` picks a free one. Default 4010. */
+  /** TCP port, 0–65,535 (from JavaScript also a string of digits, as `listen()` takes); `0` picks a free one. Default 4010. */
   port?: number;
   /** Interface to bind. Default `127.0.0.1`. */
   host?: string;
@@ -48,7 +48,8 @@ export interface ServerOptions extends GatewayOptions {
   logger?: Logger;
   /**
    * Overrides of the server's timeouts, ms: `headers` (10 s), `request` (30 s, whole request), `idle` (60 s of
-   * socket inactivity), `keepAlive` (5 s).
+   * socket inactivity), `keepAlive` (5 s). Each a whole number from 0 (off) to 2,147,483,647; `headers` at most
+   * `request` unless `request` is 0 (as `http.createServer` demands).
    */
   timeouts?: Partial<ServerTimeouts>;
   /** Serve the admin API under `/__mock/`; default `true`. */
@@ -103,13 +104,15 @@ export function localHostsOf(host: string): string[] {
 /**
  * Starts the standalone server.
  *
- * @throws {FixtureError} for invalid fixtures; `OptionsError` for a bad option (`port` not a whole number 0–65,535,
- *   `timeouts` not whole ms ≥ 0, `cors` not `*` or `scheme://host[:port]` origins, `allowedHosts` an entry that
- *   is no host, and those of `createMockRouter`); the listen error (for example
- *   `EADDRINUSE`, with `code`) when the port cannot be bound.
+ * @returns a promise of the running server, once it listens.
+ * @throws (the promise rejects) {FixtureError}, {ScenarioError} or {KeysError} for a bad fixtures, scenario or keys
+ *   file; `OptionsError` for a bad option: `port` not a whole number 0–65,535, `host` not a string, `timeouts`
+ *   with an unknown key, a value not whole ms from 0 to 2,147,483,647 or `headers` above `request`, `cors` not `*`
+ *   or `scheme://host[:port]` origins, `allowedHosts` an entry that is no host, and those of `createMockRouter`;
+ *   the listen error (for example `EADDRINUSE`, with `code`) when the port cannot be bound.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  checkListenOptions(options);
+  const listen = checkListenOptions(options);
   const gateway = createGateway(options);
   const host = options.host ?? DEFAULT_HOST;
   const app = buildApp({
@@ -117,12 +120,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger: options.logger,
     admin: options.admin,
     adminToken: options.adminToken,
-    timeouts: options.timeouts,
+    timeouts: listen.timeouts,
     cors: options.cors,
     allowedHosts: options.allowedHosts,
     localHosts: localHostsOf(host),
   });
-  await app.listen({ port: options.port ?? DEFAULT_PORT, host });
+  await app.listen({ port: listen.port ?? DEFAULT_PORT, host });
   const { port } = app.server.address() as AddressInfo;
   // Load the MP3 encoder in the background once the caller has the server (after its ready line), so the first
   // MP3 request does not wait for it; a failure here is reported by the request that needs the encoder.

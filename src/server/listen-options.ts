@@ -1,24 +1,38 @@
 /**
  * The options only the standalone server has (`port`, `host`, `timeouts` of {@link startServer}), checked before
  * anything is built, so a bad one is an `OptionsError` naming it rather than Node's `ERR_SOCKET_BAD_PORT` or
- * `ERR_OUT_OF_RANGE` from deep inside `listen()`.
+ * `ERR_OUT_OF_RANGE` from deep inside `listen()`, or a timer that silently fires after 1 ms.
  *
  * @module
  */
 import * as z from 'zod';
-import { OptionsError } from '../core/options.js';
-import { describeIssue, formatPath } from '../core/zod-issues.js';
+import { parseOptions } from '../core/options.js';
+import { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
 
-/** A timeout, ms: a whole number ≥ 0 (0 turns it off, as in Node's `http.Server`). */
-const Milliseconds = z.int().min(0);
+/** The longest timeout Node's timers keep, ms (2^31 − 1, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** A timeout, ms: a whole number from 0 (off, as in Node's `http.Server`) to {@link MAX_TIMEOUT_MS}. */
+const Milliseconds = z.int().min(0).max(MAX_TIMEOUT_MS);
 
 /** What `port`, `host` and `timeouts` may be. */
 const ListenOptionsSchema = z.object({
-  port: z.int().min(0).max(65_535).optional(),
+  // A string of digits too, as `listen()` takes it (`port: process.env.PORT` from JavaScript).
+  port: z.preprocess((value) => (typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value), z.int().min(0).max(65_535)).optional(),
   host: z.string().optional(),
   timeouts: z
     .strictObject({ headers: Milliseconds, request: Milliseconds, idle: Milliseconds, keepAlive: Milliseconds })
     .partial()
+    .superRefine((given, ctx) => {
+      const { headers, request } = { ...SERVER_TIMEOUTS, ...given };
+      if (request === 0 || headers <= request) return;
+      const from = given.request === undefined ? 'the default' : 'given';
+      ctx.addIssue({
+        code: 'custom',
+        input: given,
+        message: `headers (${headers} ms) must be at most request (${request} ms, ${from}), the time for the whole request, unless request is 0`,
+      });
+    })
     .optional(),
 });
 
@@ -26,17 +40,16 @@ const ListenOptionsSchema = z.object({
 export type ListenOptions = z.input<typeof ListenOptionsSchema>;
 
 /**
- * Checks `port` (a whole number 0–65,535; 0 picks a free port), `host` (a string) and `timeouts` (ms, whole numbers
- * ≥ 0, only `headers`, `request`, `idle`, `keepAlive`).
+ * Checks `port` (a whole number 0–65,535, or a string of its digits; 0 picks a free port), `host` (a string) and
+ * `timeouts` (only `headers`, `request`, `idle`, `keepAlive`; whole ms from 0 to {@link MAX_TIMEOUT_MS}; `headers`
+ * at most `request`, defaults from `SERVER_TIMEOUTS` in `src/server/app.ts`, unless `request` is 0, as
+ * `http.createServer` demands).
  *
+ * @returns `port` as a number (when given) and `timeouts` as given.
  * @throws {OptionsError} naming the first option at fault, e.g. `port: Too big: expected number to be <=65535` or
  *   `timeouts: headers: Too small: expected number to be >=0`.
  */
-export function checkListenOptions(options: ListenOptions): void {
+export function checkListenOptions(options: ListenOptions): { port?: number | undefined; timeouts?: Partial<ServerTimeouts> | undefined } {
   const { port, host, timeouts } = options;
-  const issue = ListenOptionsSchema.safeParse({ port, host, timeouts }).error?.issues[0];
-  if (!issue) return;
-  const [option, ...inner] = issue.path;
-  const where = formatPath(inner);
-  throw new OptionsError(option as 'port' | 'host' | 'timeouts', where ? `${where}: ${describeIssue(issue)}` : describeIssue(issue));
+  return parseOptions(ListenOptionsSchema, { port, host, timeouts });
 }
