@@ -15,6 +15,9 @@ import { createLogger } from './server/logger.js';
 import { stopWithNpmParent } from './server/npm-parent.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from './server/index.js';
 
+/** The parent's pid at start-up, before anything slow: npm's shell under npx (see src/server/npm-parent.ts). */
+const startingParent = process.ppid;
+
 function integer(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
@@ -74,7 +77,7 @@ const program = new Command()
   .addOption(new Option('-f, --fixtures <dir>', 'folder with models.json and generations.json to use instead of the built-in catalog'))
   .addOption(new Option('--scenario <name|file>', 'default scenario for every request: a built-in or --scenarios name, or a JSON/YAML file'))
   .addOption(new Option('--scenarios <dir>', 'folder of extra scenario files (JSON or YAML); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]))
-  .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[{"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60},"management":false,"free_tier":false}]}; credits in USD; management keys may read GET /credits; other keys get 401'))
+  .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[...]} or the list alone; each key a string "sk-test-1" or {"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60},"management":false,"free_tier":false}; credits in USD; management keys may read GET /credits; other keys get 401'))
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
@@ -83,6 +86,7 @@ const program = new Command()
   .addOption(new Option('--allowed-hosts <hosts>', 'Host names the admin API answers besides localhost, 127.0.0.1, [::1] and the bound address (every interface\'s with 0.0.0.0): comma-separated names or IPs, .domain for a domain and its subdomains, or "all" to turn the check off (DNS rebinding defense)').argParser(allowedHosts))
   .addOption(new Option('--cors <origins>', 'origins browser pages may call from (CORS): * for any (the admin API stays same-origin), or comma-separated origins like http://localhost:5173,https://app.example (only those; they may call the admin API too)').default('*').argParser(corsOrigins))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
+  .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, npm start, an npm script) exits; by default it then stops within 0.5 s, since npm\'s shell does not pass a kill on'))
   .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
   // commander's own messages ("error: option ... is invalid") carry the same prefix as ours.
@@ -123,6 +127,7 @@ const flags = program.opts<{
   allowedHosts?: string;
   cors: string;
   quiet?: boolean;
+  outliveNpm?: boolean;
 }>();
 
 /** The most problems of a bad configuration file listed after the first, one per line. */
@@ -176,7 +181,12 @@ try {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // Under npx or npm start, npm's shell does not pass a kill on to node (src/server/npm-parent.ts).
-  stopWithNpmParent(stop);
+  if (!flags.outliveNpm) {
+    stopWithNpmParent(() => {
+      process.stderr.write('mockrouter: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+      stop();
+    }, startingParent);
+  }
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) {

@@ -193,23 +193,26 @@ describe('mockrouter CLI', () => {
 
   /**
    * Starts the CLI as npm does (a shell between), prints its pid, then kills the shell as npm's own exit leaves it:
-   * the CLI is orphaned. Resolves whether the CLI was still running `waitMs` later (it is then killed).
+   * the CLI is orphaned. Resolves whether the CLI was still running `waitMs` later (it is then killed), and its stderr.
    */
-  async function orphan(npmCommand: string | undefined, waitMs: number): Promise<boolean> {
+  async function orphan(npmCommand: string | undefined, waitMs: number, args: string[] = []): Promise<{ alive: boolean; stderr: string }> {
     const env = { ...process.env };
     delete env.npm_command;
     if (npmCommand !== undefined) env.npm_command = npmCommand;
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --port 0 --quiet & echo "pid $!"; wait`], { stdio: 'pipe', env });
+    const command = `"${process.execPath}" "${BIN}" --port 0 --quiet ${args.join(' ')} & echo "pid $!"; wait`;
+    const shell = spawn('sh', ['-c', command], { stdio: 'pipe', env });
     let out = '';
+    let err = '';
     shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const cli: Cli = { child: shell, stdout: () => out, stderr: () => '', exit: once(shell, 'exit').then(([code]) => code as number | null) };
+    shell.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const cli: Cli = { child: shell, stdout: () => out, stderr: () => err, exit: once(shell, 'exit').then(([code]) => code as number | null) };
     running.push(cli);
     const baseUrl = await ready(cli);
     const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
     expect((await fetch(`${new URL(baseUrl).origin}/__mock/health`)).status).toBe(200);
     shell.kill('SIGKILL');
     await cli.exit;
-    const alive = () => {
+    const running_ = () => {
       try {
         process.kill(pid, 0);
         return true;
@@ -217,31 +220,37 @@ describe('mockrouter CLI', () => {
         return false;
       }
     };
-    for (const end = Date.now() + waitMs; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
-    if (!alive()) return false;
-    process.kill(pid, 'SIGKILL');
-    return true;
+    for (const end = Date.now() + waitMs; running_() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    const alive = running_();
+    if (alive) process.kill(pid, 'SIGKILL');
+    return { alive, stderr: err };
   }
 
-  it('stops when the npm that started it is gone (npx mockrouter & ... kill), and only then', async () => {
+  it('stops when the npm that started it is gone (npx mockrouter & ... kill), saying why', async () => {
     // The parent is checked every 500 ms (src/server/npm-parent.ts).
-    expect(await orphan('exec', 5000)).toBe(false);
-    expect(await orphan(undefined, 1500)).toBe(true);
+    const { alive, stderr } = await orphan('exec', 5000);
+    expect(alive).toBe(false);
+    expect(stderr).toBe('mockrouter: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+  });
+
+  it('keeps running after its parent exits when npm did not start it, or with --outlive-npm', async () => {
+    expect((await orphan(undefined, 1500)).alive).toBe(true);
+    expect((await orphan('exec', 1500, ['--outlive-npm'])).alive).toBe(true);
   });
 
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--help']) expect(cli.stdout()).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--outlive-npm', '--help']) expect(cli.stdout()).toContain(flag);
   });
 
   it('names every built-in scenario in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
-    const listed = cli.stdout().split('Built-in scenarios')[1] ?? '';
+    const listed = (cli.stdout().split('Built-in scenarios')[1] ?? '').split(':\n')[1] ?? '';
     const files = readdirSync(new URL('../scenarios/', import.meta.url)).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(10);
-    for (const file of files) expect(listed).toMatch(new RegExp(`\\b${file.replace('.yaml', '')}\\b`));
+    expect(listed.trim().split(/[,\s]+/).sort()).toEqual(files.map((f) => f.replace('.yaml', '')).sort());
   });
 
   it('answers browsers from the origins of --cors, on the API and the admin API', async () => {

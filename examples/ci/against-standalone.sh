@@ -13,7 +13,7 @@ SPEECH="{\"model\":\"$MODEL\",\"input\":\"Hello from CI.\",\"voice\":\"alloy\",\
 TMP=$(mktemp -d)
 
 # The server runs in a process group of its own (set -m), and stopping it stops the whole group: `npx mockrouter`
-# runs node as a child of npm, so killing $! alone would stop npm and leave node holding the port.
+# runs node as a grandchild of npm, so killing $! alone stops npm, and node only half a second later.
 : >"$TMP/server.log" # created before the server's shell opens it, so the wait below never reads a missing file
 set -m
 $MOCKROUTER --port "$PORT" --scenario provider-overloaded --quiet >"$TMP/server.log" 2>&1 &
