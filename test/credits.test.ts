@@ -275,14 +275,16 @@ describe('keys file through the CLI (YAML)', () => {
   });
 
   it.each([
-    ['number-item.yaml', '- sk-a\n- 5\n', 'keys[1]: expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}'],
+    ['number-item.yaml', '- sk-a\n- 5\n', '[1]: expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}'],
+    ['number-in-keys.json', '{"keys": ["sk-a", 5]}', 'keys[1]: expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}'],
+    ['empty-list.yaml', '[]', 'expected at least one key'],
     ['empty.json', '{"keys": []}', 'keys: expected at least one key'],
   ])('a keys file with a bad item (%s) says what an item may be', (name, text, detail) => {
     expect(() => createMockRouter({ keys: writeBad(name, text) })).toThrow(`${join(dir, name)}: ${detail}`);
   });
 
   it('an invalid inline keys option names the path too', () => {
-    expect(() => createMockRouter({ keys: [{ key: 'sk-a', credits: -1 }] })).toThrow(/^keys option: keys\[0\]\.credits: /);
+    expect(() => createMockRouter({ keys: [{ key: 'sk-a', credits: -1 }] })).toThrow(/^keys option: \[0\]\.credits: /);
   });
 
   it.each(badFiles.slice(0, 2))('the CLI fails at startup on a bad keys file (%s) with that line and exit code 1', async (name, text, detail) => {

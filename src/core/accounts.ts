@@ -40,15 +40,15 @@ const KeyEntrySchema = z.strictObject(
 /** One key as written: its string alone (unlimited credit), or an entry. */
 const KeyItemSchema = z.preprocess((item) => (typeof item === 'string' ? { key: item } : item), KeyEntrySchema);
 
+/** The list of keys: at least one, each a key string or an entry. */
+const KeyListSchema = z.array(KeyItemSchema).min(1, 'expected at least one key');
+
 /**
- * A keys file, and option `keys` given as data, as `{"keys": [...]}` or as the list alone, each
- * item a key string or an entry such as `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...",
- * "rate_limit": {...}}`. Parsed to `{ keys: entries }`.
+ * A keys file, and option `keys` given as data, as `{"keys": [...]}`, each item a key string or an entry such as
+ * `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}`. The list may also stand
+ * alone: {@link parseKeys} checks it with `KeyListSchema`, so its problems are at `[1]`, not `keys[1]`.
  */
-export const KeysFileSchema = z.preprocess(
-  (file) => (Array.isArray(file) ? { keys: file } : file),
-  z.strictObject({ keys: z.array(KeyItemSchema).min(1, 'expected at least one key') }),
-);
+export const KeysFileSchema = z.strictObject({ keys: KeyListSchema });
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;
@@ -96,12 +96,15 @@ export interface CreditTotals {
 const MAX_ACCOUNTS = TRAFFIC_BOUND;
 
 /**
- * Validates keys given as data (option `keys`).
+ * Validates keys given as data: option `keys`, or the parsed contents of a keys file.
  *
- * @throws {KeysError} naming the option and the path of the first problem.
+ * @param source - what to name in errors: the file's path, or `keys option` (the default).
+ * @returns the key entries, strings turned into `{ key }`.
+ * @throws {KeysError} naming `source` and the path of the first problem (`[1]` in a bare list, `keys[1]` in
+ *   `{ keys }`).
  */
-export function parseKeys(list: KeyList): KeyEntryOutput[] {
-  return validateConfig('keys option', list, KeysFileSchema, KeysError).keys;
+export function parseKeys(list: unknown, source = 'keys option'): KeyEntryOutput[] {
+  return Array.isArray(list) ? validateConfig(source, list, KeyListSchema, KeysError) : validateConfig(source, list, KeysFileSchema, KeysError).keys;
 }
 
 /**

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { KeysError, KeysFileSchema, parseKeys, type KeyEntryOutput, type KeysOption } from '../core/accounts.js';
-import { readConfigFile } from './config-file.js';
+import { KeysError, parseKeys, type KeyEntryOutput, type KeysOption } from '../core/accounts.js';
+import { readConfigValue } from './config-file.js';
 
 /**
  * Reads option `keys` into key entries: the keys file it names, or the list it holds.
@@ -13,5 +13,5 @@ import { readConfigFile } from './config-file.js';
  * @throws {KeysError} for a missing or invalid file or list, naming the file (or option) and the path inside it.
  */
 export function loadKeys(option: KeysOption): KeyEntryOutput[] {
-  return typeof option === 'string' ? readConfigFile(option, KeysFileSchema, KeysError).keys : parseKeys(option);
+  return typeof option === 'string' ? parseKeys(readConfigValue(option, KeysError), option) : parseKeys(option);
 }
