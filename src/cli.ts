@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { hostPolicyOf } from './core/admin-guard.js';
-import { ConfigFileError } from './core/config.js';
+import { ConfigFileError, problemLine } from './core/config.js';
 import { corsPolicyOf } from './core/cors.js';
 import { OptionsError } from './core/options.js';
 import { packageVersion } from './node/package-files.js';
@@ -191,7 +191,7 @@ try {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) {
     // The first line is the message (first problem and the count of the others); each other problem follows.
-    const others = e.problems.slice(1, 1 + MAX_LISTED_PROBLEMS).map(({ location, problem }) => `\n  ${e.file}: ${location ? `${location}: ` : ''}${problem}`);
+    const others = e.problems.slice(1, 1 + MAX_LISTED_PROBLEMS).map((problem) => `\n  ${problemLine(e.file, problem)}`);
     const unlisted = e.problems.length - 1 - others.length;
     fail(e.message + others.join('') + (unlisted > 0 ? `\n  (${unlisted} more not shown)` : ''));
   }

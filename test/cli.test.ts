@@ -191,6 +191,27 @@ describe('mockrouter CLI', () => {
     }
   });
 
+  it('lists at most 20 more problems of a bad file, then says how many it left out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-cli-fixtures-'));
+    try {
+      const fixtures = new URL('../fixtures/', import.meta.url);
+      const models = JSON.parse(readFileSync(new URL('models.json', fixtures), 'utf8')) as { models: unknown[] };
+      models.models = models.models.map(() => ({}));
+      writeFileSync(join(dir, 'models.json'), JSON.stringify(models));
+      writeFileSync(join(dir, 'generations.json'), readFileSync(new URL('generations.json', fixtures)));
+      const cli = run(['--fixtures', dir]);
+      expect(await cli.exit).toBe(1);
+      const lines = cli.stderr().trimEnd().split('\n');
+      const others = Number(/\(and (\d+) more problems\)$/.exec(lines[0]!)![1]);
+      expect(others).toBeGreaterThan(40);
+      expect(lines).toHaveLength(22);
+      expect(lines.slice(1, 21).every((line) => line.startsWith(`  ${join(dir, 'models.json')}: models[`))).toBe(true);
+      expect(lines[21]).toBe(`  (${others - 20} more not shown)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /**
    * Starts the CLI as npm does (a shell between), prints its pid, then kills the shell as npm's own exit leaves it:
    * the CLI is orphaned. Resolves whether the CLI was still running `waitMs` later (it is then killed), and its stderr.

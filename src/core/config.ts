@@ -40,11 +40,21 @@ export class ConfigFileError extends Error {
    */
   constructor(file: string, location: string, problem: string, others: readonly ConfigProblem[] = []) {
     const more = others.length > 0 ? ` (and ${others.length} more problem${others.length === 1 ? '' : 's'})` : '';
-    super(location ? `${file}: ${location}: ${problem}${more}` : `${file}: ${problem}${more}`);
+    super(`${problemLine(file, { location, problem })}${more}`);
     this.file = file;
     this.location = location;
     this.problems = [{ location, problem }, ...others];
   }
+}
+
+/**
+ * One problem as a line: `<file>: <location>: <problem>`, or `<file>: <problem>` for the whole file.
+ *
+ * @example problemLine('models.json', { location: 'models[3].id', problem: 'expected string' })
+ *   // 'models.json: models[3].id: expected string'
+ */
+export function problemLine(file: string, { location, problem }: ConfigProblem): string {
+  return location ? `${file}: ${location}: ${problem}` : `${file}: ${problem}`;
 }
 
 /** A constructor of a {@link ConfigFileError} subclass, so each kind of file raises its own error class. */
