@@ -20,6 +20,11 @@ const CONNECTION_TEXT: Record<Connection, string> = {
   offline: 'server not reachable',
 };
 
+/**
+ * The dashboard: the connection state, the controls (scenario, clock, reset), the journal with its filters and the
+ * entry opened from it, all fed by `feed` (the admin API's event stream, polling when it is down); the login form
+ * instead when the admin API answers 401.
+ */
 export function App({ feed }: { feed: Feed }) {
   useFeed(feed);
   const [unauthorized, setUnauthorized] = useState(false);

@@ -1,5 +1,11 @@
 /**
- * The dashboard's sign-in page: the login form, shown when the admin API wants the token: a plain form posting to `/__mock/login`, which sends a
+ * The dashboard's sign-in page, shown when the admin API wants its token (`--admin-token`).
+ *
+ * @module
+ */
+
+/**
+ * The login form: a plain form posting the token to `/__mock/login`, which sets the admin cookie and sends a
  * wrong token back here with `?login=failed` (src/core/admin-guard.ts).
  */
 export function Login() {
