@@ -68,7 +68,7 @@ declare global {
   }
 }
 
-export { journalMatchers, type JournalMatcherResult } from './matchers.js';
+export { journalMatchers, type JournalMatcherResult, type JournalMatcherState } from './matchers.js';
 export {
   backsOffBetweenRetries,
   honorsRetryAfter,

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { MatcherState } from 'vitest';
 import type { JournalInput } from './retries.js';
 import {
   backsOffBetweenRetries,
@@ -27,10 +26,22 @@ function bullets(lines: readonly string[]): string {
 }
 
 /**
+ * What these matchers use of vitest's matcher `this` (its `MatcherState`, which `vitest` exports from version 4 on
+ * and `@vitest/expect` before): whether `.not` is on, `.resolves`/`.rejects`, and the hint formatter. Typed here so
+ * the declarations stand with every vitest the peer range takes.
+ */
+export interface JournalMatcherState {
+  isNot: boolean;
+  /** `'resolves'`, `'rejects'` or `''`. */
+  promise: string;
+  utils: { matcherHint(matcherName: string, received?: string, expected?: string, options?: { isNot?: boolean; promise?: string }): string };
+}
+
+/**
  * The matcher result of a verdict. `failed` heads the problems (positive form fails); `negated` heads the
  * evidence (`.not` form fails, the behavior is there).
  */
-function result(state: MatcherState, name: string, expected: string, verdict: Verdict, failed: string, negated: string): JournalMatcherResult {
+function result(state: JournalMatcherState, name: string, expected: string, verdict: Verdict, failed: string, negated: string): JournalMatcherResult {
   return {
     pass: verdict.pass,
     message: () =>
@@ -44,7 +55,7 @@ function timingArg(options: TimingOptions | undefined): string {
 }
 
 /** `expect(journal).toHonorRetryAfter(options?)`; see {@link honorsRetryAfter}. */
-export function toHonorRetryAfter(this: MatcherState, received: JournalInput, options?: TimingOptions): JournalMatcherResult {
+export function toHonorRetryAfter(this: JournalMatcherState, received: JournalInput, options?: TimingOptions): JournalMatcherResult {
   const verdict = honorsRetryAfter(received, options);
   return result(
     this,
@@ -57,7 +68,7 @@ export function toHonorRetryAfter(this: MatcherState, received: JournalInput, op
 }
 
 /** `expect(journal).toRetryStatus(status)`; see {@link retriesStatus}. */
-export function toRetryStatus(this: MatcherState, received: JournalInput, status: number): JournalMatcherResult {
+export function toRetryStatus(this: JournalMatcherState, received: JournalInput, status: number): JournalMatcherResult {
   const verdict = retriesStatus(received, status);
   const count = verdict.evidence.length;
   return result(
@@ -71,7 +82,7 @@ export function toRetryStatus(this: MatcherState, received: JournalInput, status
 }
 
 /** `expect(journal).toBackOffBetweenRetries(options?)`; see {@link backsOffBetweenRetries}. */
-export function toBackOffBetweenRetries(this: MatcherState, received: JournalInput, options?: TimingOptions): JournalMatcherResult {
+export function toBackOffBetweenRetries(this: JournalMatcherState, received: JournalInput, options?: TimingOptions): JournalMatcherResult {
   const verdict = backsOffBetweenRetries(received, options);
   return result(
     this,
@@ -84,7 +95,7 @@ export function toBackOffBetweenRetries(this: MatcherState, received: JournalInp
 }
 
 /** `expect(journal).toPollGenerationUntilReady()`; see {@link pollsGenerationUntilReady}. */
-export function toPollGenerationUntilReady(this: MatcherState, received: JournalInput): JournalMatcherResult {
+export function toPollGenerationUntilReady(this: JournalMatcherState, received: JournalInput): JournalMatcherResult {
   const verdict = pollsGenerationUntilReady(received);
   return result(
     this,
