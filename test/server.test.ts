@@ -36,6 +36,28 @@ describe('standalone server', () => {
     expect(Number(res.headers.get('content-length'))).toBe((await res.arrayBuffer()).byteLength);
   });
 
+  it("sends one Content-Length, the body's, whatever a raw scenario's headers say", async () => {
+    const raw = { status: 200, content_type: 'text/plain', body: 'abc\u00e9', headers: { 'content-length': '999', 'X-Extra': 'kept' } };
+    const own = await startServer({ port: 0, scenario: { name: 'own-length', rules: [{ raw }] } });
+    try {
+      const response = await new Promise<string>((resolve, reject) => {
+        const socket = connect(own.port, '127.0.0.1', () => socket.end('GET /api/v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n'));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString('latin1')));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+      const head = response.slice(0, response.indexOf('\r\n\r\n')).split('\r\n');
+      expect(head[0]).toBe('HTTP/1.1 200 OK');
+      expect(head.filter((line) => /^content-length:/i.test(line))).toEqual(['Content-Length: 5']);
+      expect(head).toContain('X-Extra: kept');
+      expect(head).toContain('Content-Type: text/plain');
+      expect(Buffer.from(response.slice(response.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')).toBe('abc\u00e9');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers the health check', async () => {
     const res = await fetch(`${server.url}/__mock/health`);
     expect(await res.json()).toEqual({ status: 'ok' });

@@ -56,6 +56,13 @@ export interface Catalog {
    */
   body(id: string): string | undefined;
   /**
+   * {@link Catalog.body} as UTF-8 bytes, encoded on first use and kept with the text, so an answer needs neither a
+   * per-request encoding nor a scan for its length in bytes. Shared between calls: never write into it.
+   *
+   * @returns The bytes, or undefined when {@link Catalog.resolve} gives undefined.
+   */
+  bytes(id: string): Uint8Array | undefined;
+  /**
    * Speech facts for the model `id` stands for (same id rules as {@link Catalog.resolve}).
    *
    * @returns The entry, or undefined when the id is unknown or the model is not a speech model.
@@ -84,7 +91,11 @@ export interface CatalogOptions {
 interface Entry {
   resolved: ResolvedModel;
   body: string;
+  /** `body` as UTF-8, once asked for. */
+  bytes?: Uint8Array;
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * Builds the catalog over validated fixtures (see `loadFixtures`). The fixture records are deep-copied and frozen;
@@ -138,6 +149,11 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   return {
     resolve: (id) => lookup(id)?.resolved,
     body: (id) => lookup(id)?.body,
+    bytes: (id) => {
+      const found = lookup(id);
+      if (found) found.bytes ??= utf8.encode(found.body);
+      return found?.bytes;
+    },
     speechModel: (id) => lookup(id)?.resolved.speech ?? undefined,
     ids: () => [...base.keys()],
     models: () => records,

@@ -42,12 +42,12 @@ export function modelIdOfPath(params: Readonly<Record<string, string>>): string 
  * Looks up one model. `author` and `slug` are the raw path segments; they are percent-decoded here
  * (the official SDK sends `gpt-4o%3Afree`). Variant suffixes and aliases resolve through the catalog.
  *
- * @returns 200 `{"data": Model}` (the JSON text is precomputed by the catalog).
+ * @returns 200 `{"data": Model}` (the JSON serialized and encoded once by the catalog, `Catalog.bytes`).
  * @throws {GatewayError} 404 `Model <id> not found` for an unknown model; 400 for broken percent-encoding.
  */
 export function getModel({ ctx, params }: OperationCall): CoreResponse {
   const id = modelIdOfPath(params);
-  const body = ctx.catalog.body(id);
+  const body = ctx.catalog.bytes(id);
   if (body === undefined) throw new GatewayError(404, { message: `Model ${id} not found` });
   return { status: 200, headers: { ...JSON_HEADERS }, body };
 }
