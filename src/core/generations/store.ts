@@ -37,11 +37,16 @@ export interface GenerationStore {
 export interface StoredGeneration {
   /** The record's id. */
   readonly id: string;
-  /** `{"data":<record>}` as JSON text (made once for a fixture, on each lookup for a speech call's record). */
-  readonly body: string;
+  /**
+   * `{"data":<record>}` as JSON: UTF-8 bytes made once for a fixture (shared between calls: never write into them),
+   * text made on each lookup for a speech call's record (kept as its facts, see `speech-record.ts`).
+   */
+  readonly body: string | Uint8Array;
   /** When the record becomes readable, epoch ms (`-Infinity` for fixtures). */
   readonly readyAt: number;
 }
+
+const utf8 = new TextEncoder();
 
 /** A speech call's record as held: its facts and when it becomes readable. */
 interface Held {
@@ -57,7 +62,7 @@ interface Held {
  */
 export function createGenerationStore(fixtures: readonly GenerationRecord[], maxRecords = DEFAULT_MAX_GENERATIONS): GenerationStore {
   const known = new Map<string, StoredGeneration>(
-    fixtures.map((record) => [record.id, { id: record.id, body: JSON.stringify({ data: record }), readyAt: -Infinity }]),
+    fixtures.map((record) => [record.id, { id: record.id, body: utf8.encode(JSON.stringify({ data: record })), readyAt: -Infinity }]),
   );
   const added = boundedMap<string, Held>(maxRecords);
   return {
