@@ -101,11 +101,11 @@ const program = new Command()
 
 /** The built-in scenarios' names, comma-separated and wrapped at about 100 columns, for `--help`. */
 function builtinScenarioNames(): string {
-  const lines: string[] = [''];
+  const lines: string[] = [];
   for (const { scenario } of loadBuiltinScenarios()) {
-    const last = lines.length - 1;
-    if (lines[last] && lines[last].length + scenario.name.length > 96) lines.push('');
-    lines[lines.length - 1] += `${lines[lines.length - 1] ? ' ' : ''}${scenario.name},`;
+    const last = lines.at(-1);
+    if (last === undefined || last.length + scenario.name.length > 96) lines.push(`${scenario.name},`);
+    else lines[lines.length - 1] = `${last} ${scenario.name},`;
   }
   return lines.join('\n  ').replace(/,$/, '');
 }

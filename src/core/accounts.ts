@@ -48,7 +48,7 @@ const KeyListSchema = z.array(KeyItemSchema).min(1, 'expected at least one key')
  * `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}`. The list may also stand
  * alone: {@link parseKeys} checks it with `KeyListSchema`, so its problems are at `[1]`, not `keys[1]`.
  */
-export const KeysFileSchema = z.strictObject({ keys: KeyListSchema });
+const KeysFileSchema = z.strictObject({ keys: KeyListSchema });
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { parseOptions } from '../core/options.js';
-import { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
+import { SERVER_TIMEOUTS } from './app.js';
 
 /** The longest timeout Node's timers keep, ms (2^31 − 1, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -39,17 +39,20 @@ const ListenOptionsSchema = z.object({
 /** The options {@link checkListenOptions} checks. */
 export type ListenOptions = z.input<typeof ListenOptionsSchema>;
 
+/** The same options, checked: `port` a number. */
+export type CheckedListenOptions = z.output<typeof ListenOptionsSchema>;
+
 /**
  * Checks `port` (a whole number 0–65,535, or a string of its digits; 0 picks a free port), `host` (a string) and
  * `timeouts` (only `headers`, `request`, `idle`, `keepAlive`; whole ms from 0 to {@link MAX_TIMEOUT_MS}; `headers`
  * at most `request`, defaults from `SERVER_TIMEOUTS` in `src/server/app.ts`, unless `request` is 0, as
  * `http.createServer` demands).
  *
- * @returns `port` as a number (when given) and `timeouts` as given.
+ * @returns the options, `port` as a number (when given).
  * @throws {OptionsError} naming the first option at fault, e.g. `port: Too big: expected number to be <=65535` or
  *   `timeouts: headers: Too small: expected number to be >=0`.
  */
-export function checkListenOptions(options: ListenOptions): { port?: number | undefined; timeouts?: Partial<ServerTimeouts> | undefined } {
+export function checkListenOptions(options: ListenOptions): CheckedListenOptions {
   const { port, host, timeouts } = options;
   return parseOptions(ListenOptionsSchema, { port, host, timeouts });
 }
