@@ -1,6 +1,7 @@
 /**
- * Load (bounded, loopback only): 200 concurrent connections for `LOAD_SECONDS` (default 10) of mixed operations
- * and scenarios against the standalone server, run in its own process (test/support/instrumented-server.ts) so
+ * Load (bounded, loopback only): 200 concurrent connections against the standalone server, 180 of them for
+ * `LOAD_SECONDS` (default 10) of mixed operations and scenarios, 20 for a fixed number of `slow-audio` streams
+ * alongside, run in its own process (test/support/instrumented-server.ts) so
  * its sockets and handles can be counted apart from autocannon's.
  *
  * Proves: no autocannon errors or timeouts; every response has the status expected for its request (200 for
@@ -18,6 +19,12 @@ if (!(SECONDS > 0)) throw new Error(`LOAD_SECONDS must be a positive number, got
 /** Connections of the fast mix and of the `slow-audio` streams: 200 in all. */
 const FAST_CONNECTIONS = 180;
 const SLOW_CONNECTIONS = 20;
+/**
+ * Requests of the `slow-audio` connections in all: a fixed number (about one every 2 s per connection; each takes
+ * about 1.3 s), not a duration, so they are all answered however slow the machine is: with a duration, a
+ * connection whose first stream is still running when it ends answers nothing (the 20 streams run in lockstep).
+ */
+const SLOW_REQUESTS = SLOW_CONNECTIONS * Math.max(2, Math.floor(SECONDS / 2));
 /** Time the server has to close every socket once the clients are gone. */
 const SETTLE_MS = 2_000;
 
@@ -104,7 +111,7 @@ describe('load', () => {
       const common = { url: server.url, duration: SECONDS, timeout: 10 };
       const [fast, slow] = await Promise.all([
         autocannon({ ...common, connections: FAST_CONNECTIONS, requests: withChecks(FAST, tally) }),
-        autocannon({ ...common, connections: SLOW_CONNECTIONS, requests: withChecks(SLOW, tally) }),
+        autocannon({ ...common, connections: SLOW_CONNECTIONS, amount: SLOW_REQUESTS, requests: withChecks(SLOW, tally) }),
       ]);
 
       // Once autocannon has stopped, the server closes every socket and every timer of the aborted streams.
@@ -136,6 +143,7 @@ describe('load', () => {
       expect(responses).toBe(fast.requests.total + slow.requests.total);
       // A meaningful load, not a handful of requests (loose: CI machines vary).
       expect(fast.requests.total).toBeGreaterThan(200 * SECONDS);
+      expect(slow.requests.total).toBe(SLOW_REQUESTS);
 
       // Server side: only the expected statuses were ever sent, at least as many of each as the clients counted
       // (requests in flight when autocannon stopped were answered but not counted), and every response ended.
