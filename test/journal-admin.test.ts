@@ -438,7 +438,7 @@ describe('standalone: admin API under /__mock/', () => {
     // Spaced by at least Retry-After (1 s), with a few ms of timer and rounding slack.
     expect(b - a).toBeGreaterThanOrEqual(995);
     expect(c - b).toBeGreaterThanOrEqual(995);
-    expect(c - a).toBeLessThan(3000);
+    expect(c - a).toBeLessThan(10_000); // not the 60 s of rate-limited; loose, as a busy machine is slow
   });
 
   it('is bounded: journalSize 5 keeps the last 5 requests', async () => {

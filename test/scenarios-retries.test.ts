@@ -51,7 +51,8 @@ describe('rate-limited-then-ok in-process', () => {
     const response = await openai.audio.speech.create({ model: TTS, input: 'Retried.', voice: 'alloy' });
     expect(response.status).toBe(200);
     expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(1000);
-    expect(performance.now() - started).toBeLessThan(3000);
+    // Two waits of Retry-After (1 s) and nothing like the 60 s of `rate-limited`; loose, as a busy machine is slow.
+    expect(performance.now() - started).toBeLessThan(10_000);
 
     const entries = mock.journal.list({ operation: 'speech' });
     expect(entries.map((e) => e.status)).toEqual([429, 429, 200]);

@@ -102,7 +102,7 @@ for (const mode of allModes) {
         // first and the last arrival, allow for a first read that the test process itself was late for.
         expect(chunks.at(-1)!.at - chunks[0]!.at).toBeGreaterThanOrEqual(320);
         expect(chunks.at(-1)!.at + headersAt).toBeGreaterThanOrEqual(395);
-        expect(performance.now() - started).toBeLessThan(2000);
+        expect(performance.now() - started).toBeLessThan(5000); // not seconds per chunk; loose for a busy machine
         // Same audio as without the scenario.
         mock.gateway.useScenario(null);
         expect((await readTimed(await speech(mock, SHORT_INPUT))).bytes).toBe(bytes);
