@@ -330,7 +330,10 @@ describe('memory', () => {
   const CYCLES = Number(process.env.BAD_CLIENT_CYCLES ?? 2000);
   const WARMUP = 300;
   const CONCURRENCY = 25;
-  /** Time the measured cycles may take, and the fewest that make the measure worth having. */
+  /**
+   * Time the measured cycles may take, and the fewest that make the measure worth having: those always run, however
+   * long they take on a busy machine (a time budget alone made too few there).
+   */
   const MEASURE_BUDGET_MS = 4_000;
   const MIN_CYCLES = 500;
   /**
@@ -364,14 +367,17 @@ describe('memory', () => {
     await within(client.closed, 5000, `${kind} cycle`);
   }
 
-  /** Runs up to `count` cycles, `CONCURRENCY` at a time, starting no new one after `budgetMs`; returns how many ran. */
-  async function run(count: number, budgetMs: number): Promise<number> {
+  /**
+   * Runs up to `count` cycles, `CONCURRENCY` at a time: the first `minimum` whatever the time, then no new one after
+   * `budgetMs`; returns how many ran.
+   */
+  async function run(count: number, budgetMs: number, minimum = 0): Promise<number> {
     const deadline = performance.now() + budgetMs;
     let next = 0;
     let done = 0;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = next++; i < count && performance.now() < deadline; i = next++) {
+        for (let i = next++; i < count && (i < minimum || performance.now() < deadline); i = next++) {
           await cycle(KINDS[i % KINDS.length]!);
           done++;
         }
@@ -381,15 +387,15 @@ describe('memory', () => {
   }
 
   it(`up to ${CYCLES} disconnect-mid-stream cycles do not grow the heap or leave sockets`, async () => {
-    const warmup = await run(WARMUP, 2_000);
+    const warmup = await run(WARMUP, Infinity); // all of them: they fill the bounded journal and generation store
     const settle = () => memoryServer.waitFor((s) => openSockets(s) === 0 && !s.handles.TCPSocketWrap && !s.handles.Timeout, SETTLE_MS);
     expect((await settle()).ok).toBe(true);
     const before = await memoryServer.stats({ gc: true });
     expect(before.gcExposed).toBe(true);
 
     const started = performance.now();
-    // On a busy machine fewer cycles run (at least MIN_CYCLES); quiet, 2,000 take about a second.
-    const cycles = await run(CYCLES, MEASURE_BUDGET_MS);
+    // On a busy machine fewer cycles run (at least MIN_CYCLES); on a quiet 2-core one about 1,800 fit in the budget.
+    const cycles = await run(CYCLES, MEASURE_BUDGET_MS, MIN_CYCLES);
     const elapsed = performance.now() - started;
     const settled = await settle();
     const after = await memoryServer.stats({ gc: true });
@@ -406,7 +412,6 @@ describe('memory', () => {
     expect(after.journal.unfinished).toBe(0);
     // Every cycle but the 'during-delay' ones (which may leave before their request is read) reached the gateway.
     expect(after.journal.lastSeq).toBeGreaterThanOrEqual(Math.floor(((warmup + cycles) * (KINDS.length - 1)) / KINDS.length));
-    expect(cycles).toBeGreaterThanOrEqual(Math.min(CYCLES, MIN_CYCLES));
     expect(growth).toBeLessThan(MAX_GROWTH);
   }, 60_000);
 });
