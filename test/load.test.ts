@@ -1,8 +1,8 @@
 /**
  * Load (bounded, loopback only): 200 concurrent connections against the standalone server, 180 of them for
  * `LOAD_SECONDS` (default 10) of mixed operations and scenarios, 20 for a fixed number of `slow-audio` streams
- * alongside, run in its own process (test/support/instrumented-server.ts) so
- * its sockets and handles can be counted apart from autocannon's.
+ * alongside. The server runs in its own process (test/support/instrumented-server.ts), so its sockets and handles
+ * can be counted apart from autocannon's.
  *
  * Proves: no autocannon errors or timeouts; every response has the status expected for its request (200 for
  * model, alias, variant and generation lookups and cached PCM/MP3 speech; 503 for `X-Mock-Status: 503`; 429 for
