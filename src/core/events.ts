@@ -6,6 +6,7 @@
  * @module
  */
 import type { JournalEntry } from './journal.js';
+import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 
 /** The clock as events report it: epoch ms, ISO 8601 and whether it is frozen. */
 export interface ClockState {
@@ -52,8 +53,8 @@ export type GatewayEventListener = (event: GatewayEvent) => void;
 export interface GatewayEventSource {
   /**
    * Calls `listener` with every event from now on, synchronously as it happens (inside the request or call that
-   * made it: keep it short). A listener that throws does not disturb the gateway or other listeners; its error is
-   * rethrown in a microtask (an uncaught error, so a test sees it).
+   * made it: keep it short). A listener that throws does not disturb the gateway, the request or other listeners;
+   * its error is reported once to the gateway's `onError` (default: one `console.error` line), never rethrown.
    *
    * @returns the function that unsubscribes (idempotent).
    * @example
@@ -72,7 +73,13 @@ type DataOf<T extends GatewayEventType> = Extract<GatewayEvent, { type: T }>['da
 /** A gateway's events: {@link GatewayEventSource} plus `emit`, for the core. */
 export class GatewayEvents implements GatewayEventSource {
   readonly #listeners = new Set<GatewayEventListener>();
+  readonly #report: ErrorReporter;
   #id = 0;
+
+  /** @param report where a listener's error (or a failure to make an event's data) goes; default `console.error`. */
+  constructor(report: ErrorReporter = consoleReporter) {
+    this.#report = safeReporter(report);
+  }
 
   subscribe(listener: GatewayEventListener): () => void {
     // A wrapper per subscription, so the same function subscribed twice is called twice and unsubscribes once.
@@ -87,19 +94,23 @@ export class GatewayEvents implements GatewayEventSource {
 
   /**
    * Sends an event of `type` to every listener. `data` is made only when someone listens (entries are copied
-   * there).
+   * there). Never throws: a listener's error, or one of `data`, is reported (see {@link subscribe}).
    */
   emit<T extends GatewayEventType>(type: T, data: () => DataOf<T>): void {
     const id = ++this.#id;
     if (this.#listeners.size === 0) return;
-    const event = Object.freeze({ id, type, data: data() }) as GatewayEvent;
+    let event: GatewayEvent;
+    try {
+      event = Object.freeze({ id, type, data: data() }) as GatewayEvent;
+    } catch (error) {
+      this.#report(error, `event ${type}`);
+      return;
+    }
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        this.#report(error, `event listener (${type})`);
       }
     }
   }

@@ -10,6 +10,7 @@ import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
 import { collectAudio, replaySpeech } from './audio-replay.js';
 import { Clock, isoWithOffset, systemNow } from './clock.js';
+import { toErrorResponse } from './errors.js';
 import type { GatewayContext } from './context.js';
 import { GatewayEvents, type GatewayEventSource } from './events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
@@ -18,6 +19,7 @@ import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
 import { journaled } from './journaling.js';
 import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
+import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform, PlatformFiles } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
 import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenarios/parse.js';
@@ -128,6 +130,22 @@ function userScenarios(option: GatewayOptions['scenarios'], platform: Platform):
 }
 
 /**
+ * `handle`, unable to throw: an unexpected error is reported once and answered with the 500 envelope (the
+ * pipeline already answers every request's own fault with its envelope; this catches what would escape it, such
+ * as the journal or a response of the core that cannot be built).
+ */
+function isolated(handle: (request: CoreRequest) => CoreResponse, report: ErrorReporter): (request: CoreRequest) => CoreResponse {
+  return (request) => {
+    try {
+      return handle(request);
+    } catch (error) {
+      report(error, `request ${request.method} ${request.path}`);
+      return toErrorResponse(error);
+    }
+  };
+}
+
+/**
  * Creates a gateway simulator on `platform` (Node.js: `createGateway` of `src/node/gateway.ts`; browsers:
  * `src/browser/index.ts`).
  *
@@ -143,7 +161,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const fixtures =
     typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);
   const keys = options.keys === undefined ? undefined : typeof options.keys === 'string' ? filesFor(platform, 'keys', options.keys).keys(options.keys) : parseKeys(options.keys);
-  const events = new GatewayEvents();
+  const report = safeReporter(options.onError ?? consoleReporter);
+  const events = new GatewayEvents(report);
   const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () =>
     events.emit('clock', () => {
       const now = clock.now();
@@ -175,7 +194,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     scenarios,
     journal,
     events,
-    handle: journaled(createPipeline(context, scenarios), journal, clock, events),
+    handle: isolated(journaled(createPipeline(context, scenarios), journal, clock, events), report),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);

@@ -32,9 +32,16 @@ export interface JournalEntry {
   method: string;
   /** Raw path, no query. */
   path: string;
-  /** Query parameters (last value wins for repeated names). */
+  /**
+   * Query parameters, decoded (last value wins for repeated names); credentials' values (`key`, `api_key`,
+   * `apikey`, `token`, `access_token`) are `[redacted]` (`redactQueryParams` in `redact.ts`).
+   */
   query: Record<string, string>;
-  /** Request headers; `authorization`, `cookie`, `x-api-key` and `proxy-authorization` values are redacted. */
+  /**
+   * Request headers; credentials' values (`authorization`, `proxy-authorization`, `cookie`, `api-key`, `x-api-key`,
+   * `x-goog-api-key`, `x-mock-admin-token`, any name ending in `-key`, `-token` or `-secret`) are `Bearer [redacted]`
+   * or `[redacted]` (`redactHeaders` in `redact.ts`).
+   */
   headers: Record<string, string>;
   /** The JSON body; `null` when there is none or it is not JSON; a note string when over 64 KiB. */
   body: unknown;
@@ -101,54 +108,69 @@ function matches(e: JournalEntry, filter: JournalFilter): boolean {
   );
 }
 
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-authorization']);
+/** Default bound of the journal's kept entries together, in bytes of their JSON (32 MiB). */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
-/** Copies headers into a plain object with credentials redacted (`Bearer [redacted]`, `[redacted]`). */
-export function redactHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(', ') : value;
-    if (!REDACTED_HEADERS.has(name)) out[name] = text;
-    else out[name] = /^bearer\s/i.test(text) ? 'Bearer [redacted]' : '[redacted]';
-  }
-  return out;
-}
-
-/** A bounded, filterable list of {@link JournalEntry}. Iterable, oldest first. A ring buffer: O(1) per request. */
+/**
+ * A bounded, filterable list of {@link JournalEntry}. Iterable, oldest first. A ring buffer: O(1) per request.
+ * Bounded twice: by entries and by bytes (each entry's size as its recorder measured it, see {@link record}); past
+ * either bound the oldest entries are dropped first, the newest always kept.
+ */
 export class Journal implements Iterable<JournalEntry> {
   readonly #max: number;
+  readonly #maxBytes: number;
+  /** The kept entries: `#count` of them from `#head` on, wrapping around; grows up to `#max` slots. */
   #ring: (JournalEntry | undefined)[] = [];
-  /** Index of the oldest entry in {@link #ring} once it is full. */
+  /** The size of the entry in the same slot of {@link #ring}, bytes. */
+  #sizes: number[] = [];
+  /** Index of the oldest entry in {@link #ring}. */
   #head = 0;
+  #count = 0;
+  #bytes = 0;
   #seq = 0;
   readonly #onClear: (() => void) | undefined;
 
   /**
    * @param max bound in entries (at least 1), default {@link DEFAULT_JOURNAL_SIZE}.
    * @param onClear called after every {@link clear} (the gateway's `journal-cleared` event).
+   * @param maxBytes bound of the kept entries' sizes together, bytes, default {@link DEFAULT_JOURNAL_BYTES}.
    */
-  constructor(max: number = DEFAULT_JOURNAL_SIZE, onClear?: () => void) {
+  constructor(max: number = DEFAULT_JOURNAL_SIZE, onClear?: () => void, maxBytes: number = DEFAULT_JOURNAL_BYTES) {
     this.#max = Math.max(1, Math.floor(max));
+    this.#maxBytes = maxBytes;
     this.#onClear = onClear;
   }
 
-  /** Adds an entry (its `seq` is assigned here) and returns it; the oldest entry is dropped past the bound. */
-  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
+  /**
+   * Adds an entry (its `seq` is assigned here) and returns it; the oldest entries are dropped past either bound.
+   *
+   * @param bytes the entry's size, bytes (its JSON's length as the recorder measured it; default 0).
+   */
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number = 0): JournalEntry {
     const full = entry as JournalEntry;
     full.seq = ++this.#seq;
-    if (this.#ring.length < this.#max) this.#ring.push(full);
-    else {
-      this.#ring[this.#head] = full;
-      this.#head = (this.#head + 1) % this.#max;
-    }
+    if (this.#count === this.#max) this.#dropOldest();
+    const slot = (this.#head + this.#count) % this.#max;
+    this.#ring[slot] = full;
+    this.#sizes[slot] = bytes;
+    this.#count++;
+    this.#bytes += bytes;
+    while (this.#bytes > this.#maxBytes && this.#count > 1) this.#dropOldest();
     return full;
+  }
+
+  #dropOldest(): void {
+    this.#bytes -= this.#sizes[this.#head]!;
+    this.#ring[this.#head] = undefined;
+    this.#head = (this.#head + 1) % this.#max;
+    this.#count--;
   }
 
   /** The entries, oldest first. */
   #ordered(): JournalEntry[] {
-    const ring = this.#ring as JournalEntry[];
-    return this.#head === 0 ? ring.slice() : [...ring.slice(this.#head), ...ring.slice(0, this.#head)];
+    const out: JournalEntry[] = new Array<JournalEntry>(this.#count);
+    for (let i = 0; i < this.#count; i++) out[i] = this.#at(i);
+    return out;
   }
 
   /** Entries matching `filter`, oldest first. */
@@ -170,7 +192,7 @@ export class Journal implements Iterable<JournalEntry> {
   after(seq: number, limit: number = DEFAULT_PAGE_SIZE, filter: JournalFilter = {}): JournalEntry[] {
     if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`seq: expected a whole number ≥ 0, got ${seq}`);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit: expected a whole number ≥ 1, got ${limit}`);
-    const size = this.#ring.length;
+    const size = this.#count;
     const out: JournalEntry[] = [];
     if (size === 0) return out;
     // Kept entries have consecutive sequence numbers (each record takes the next one), so the first one wanted is
@@ -186,7 +208,7 @@ export class Journal implements Iterable<JournalEntry> {
 
   /** The entry with sequence number `seq`, or `undefined` when there is none (never made, dropped or cleared). */
   get(seq: number): JournalEntry | undefined {
-    const size = this.#ring.length;
+    const size = this.#count;
     if (size === 0 || !Number.isSafeInteger(seq)) return undefined;
     const index = seq - this.#at(0).seq;
     return index >= 0 && index < size ? this.#at(index) : undefined;
@@ -199,25 +221,32 @@ export class Journal implements Iterable<JournalEntry> {
 
   /** The `index`-th kept entry, oldest first (`index` in range). */
   #at(index: number): JournalEntry {
-    return this.#ring[(this.#head + index) % this.#ring.length]!;
+    return this.#ring[(this.#head + index) % this.#max]!;
   }
 
   /** The most recent entry, or `undefined`. */
   last(): JournalEntry | undefined {
-    if (this.#ring.length === 0) return undefined;
-    return this.#ring[(this.#head + this.#ring.length - 1) % this.#ring.length];
+    return this.#count === 0 ? undefined : this.#at(this.#count - 1);
   }
 
   /** Drops every entry (sequence numbers keep counting). */
   clear(): void {
     this.#ring = [];
+    this.#sizes = [];
     this.#head = 0;
+    this.#count = 0;
+    this.#bytes = 0;
     this.#onClear?.();
   }
 
   /** Number of entries kept. */
   get size(): number {
-    return this.#ring.length;
+    return this.#count;
+  }
+
+  /** The kept entries' sizes together, bytes (as given to {@link record}). */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   [Symbol.iterator](): Iterator<JournalEntry> {

@@ -16,24 +16,41 @@ import { ChunkedBody, isStreamed } from './body.js';
 import { isoWithOffset } from './clock.js';
 import type { Clock } from './clock.js';
 import type { GatewayEvents } from './events.js';
-import { redactHeaders, type Journal, type JournalEntry, type JournalError } from './journal.js';
+import type { Journal, JournalEntry, JournalError } from './journal.js';
 import type { Pipeline } from './pipeline.js';
+import { redactHeaders, redactQueryParams } from './redact.js';
 import { jsonBodyOrUndefined } from './request.js';
 import type { CoreBody, CoreRequest, CoreResponse, ResponseOutcome } from './types.js';
 
 /** Bodies larger than this are not kept in the journal, bytes. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
-/** The request body as the journal keeps it: the JSON value, `null` (none or not JSON), or a note when too large. */
-function journaledBody(request: CoreRequest): unknown {
+/** Bytes counted for an entry besides its body and headers (numbers, names of fields, the audio facts). */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/**
+ * The request body as the journal keeps it, and its size in bytes (its JSON's length): the JSON value, `null`
+ * (none or not JSON), or a note when too large. Whatever it keeps serializes (`JSON.stringify` is tried once here;
+ * the request reader's depth bound makes a failure unlikely, but a body that fails is kept as a note).
+ */
+function journaledBody(request: CoreRequest): { body: unknown; bytes: number } {
   const body = request.body;
-  if (!body) return null;
-  if (body.byteLength > JOURNAL_BODY_LIMIT) return `<${body.byteLength} bytes, not kept>`;
-  return jsonBodyOrUndefined(request) ?? null;
+  if (!body) return { body: null, bytes: 0 };
+  if (body.byteLength > JOURNAL_BODY_LIMIT) return { body: `<${body.byteLength} bytes, not kept>`, bytes: 32 };
+  const value = jsonBodyOrUndefined(request) ?? null;
+  if (value === null || typeof value !== 'object') return { body: value, bytes: body.byteLength };
+  try {
+    return { body: value, bytes: JSON.stringify(value).length };
+  } catch {
+    return { body: `<${body.byteLength} bytes, not serializable>`, bytes: 40 };
+  }
 }
 
-function queryRecord(query: string): Record<string, string> {
-  return query ? Object.fromEntries(new URLSearchParams(query)) : {};
+/** The size of a header map as the journal counts it: its names' and values' lengths, bytes (UTF-16 units). */
+function headersBytes(headers: Readonly<Record<string, string>>): number {
+  let bytes = 0;
+  for (const name in headers) bytes += name.length + headers[name]!.length + 6;
+  return bytes;
 }
 
 /** Elapsed real time since `started` (a `performance.now()` reading), ms with µs precision. */
@@ -160,15 +177,18 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
     const started = performance.now();
     const time = clock.now();
     const { response, route, session, applied } = pipeline(request);
+    const kept = journaledBody(request);
+    const headers = redactHeaders(request.headers);
+    const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;
     const entry: JournalEntry = journal.record({
       time,
       time_iso: isoWithOffset(time),
       session,
       method: request.method,
       path: request.path,
-      query: queryRecord(request.query),
-      headers: redactHeaders(request.headers),
-      body: journaledBody(request),
+      query: redactQueryParams(request.query),
+      headers,
+      body: kept.body,
       operation: route?.operation ?? null,
       scenario: applied?.scenario ?? null,
       rule: applied?.ruleName ?? null,
@@ -180,7 +200,7 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
       body_end: null,
       error: errorOf(response),
       audio: response.status === 200 ? (response.audio ?? null) : null,
-    });
+    }, bytes);
     events.emit('entry', () => ({ ...entry }));
     const head = request.method === 'HEAD';
     const finish = (outcome: ResponseOutcome) => {

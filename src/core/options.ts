@@ -6,8 +6,9 @@
  */
 import type { KeysOption } from './accounts.js';
 import type { Now } from './clock.js';
-import { parseIsoTime } from './clock.js';
+import { clockTimeProblem, parseIsoTime } from './clock.js';
 import type { Fixtures } from './fixtures/schema.js';
+import type { ErrorReporter } from './report-error.js';
 import type { ScenarioDefinition } from './scenarios/schema.js';
 import * as z from 'zod';
 import { describeIssue, formatPath } from './zod-issues.js';
@@ -61,6 +62,13 @@ export interface GatewayOptions {
   scenario?: string | ScenarioDefinition;
   /** Bound of the request journal, in entries. Default 1000. */
   journalSize?: number;
+  /**
+   * Receives each unexpected error inside the gateway, once, with where it happened (an event listener that threw,
+   * a failure while answering or sending a request): such an error ends at most its own request (a 500 envelope, or
+   * the connection closed once bytes were sent) and never reaches the process. Default: one `console.error` line;
+   * the standalone server logs it through its request logger. See `src/core/report-error.ts`.
+   */
+  onError?: ErrorReporter;
 }
 
 /** The name of an option of `createMockRouter` or `startServer`, as {@link OptionsError.option} gives it. */
@@ -126,16 +134,19 @@ export function parseOptions<S extends z.ZodType>(schema: S, options: z.input<S>
 }
 
 /**
- * The frozen time of option `clock`, epoch ms, or `undefined` when not given.
+ * The frozen time of option `clock` (`--clock`), epoch ms, or `undefined` when not given: an ISO 8601 time, or
+ * whole epoch ms, within years 1970–9999 (`clockTimeProblem` of `clock.ts`, the bound every clock move keeps).
  *
- * @throws {OptionsError} for a string that is not an ISO 8601 time or a number that is not finite.
+ * @throws {OptionsError} `clock: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"` for a string
+ *   that is no time; `clock: expected a time within years 1970–9999 (whole epoch ms from 0 to 253402300799999),
+ *   got …` for a time or number out of that range or not whole.
  */
 export function frozenTimeOf(clock: string | number | undefined): number | undefined {
   if (clock === undefined) return undefined;
   const ms = typeof clock === 'number' ? clock : parseIsoTime(clock);
-  if (ms === undefined || !Number.isFinite(ms)) {
-    throw new OptionsError('clock', `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${clock}"`);
-  }
+  if (ms === undefined) throw new OptionsError('clock', `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "${clock}"`);
+  const problem = clockTimeProblem(ms, typeof clock === 'number' ? String(clock) : `"${clock}"`);
+  if (problem) throw new OptionsError('clock', problem);
   return ms;
 }
 

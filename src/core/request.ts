@@ -15,6 +15,34 @@ export function header(headers: HeaderMap, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * The deepest nesting of arrays and objects a JSON request body may have (a simulator choice, `docs/behaviour.md`,
+ * "Where the simulator chooses"): a deeper body is a 400 envelope before it is parsed, so no later step (the
+ * journal, the event stream, a log line) meets a value too deep to serialize.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The nesting depth of JSON `text` (arrays and objects; brackets inside strings do not count), or
+ * `MAX_JSON_DEPTH + 1` as soon as it passes {@link MAX_JSON_DEPTH}. Malformed text is left to `JSON.parse`.
+ */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /** Parses a raw query string (no leading `?`); `+` and percent-escapes are decoded as a URL query does. */
 export function queryParams(query: string): URLSearchParams {
   return new URLSearchParams(query);
@@ -41,6 +69,9 @@ function parseBody(request: CoreRequest): { value: unknown } | { error: GatewayE
     text = utf8.decode(body);
   } catch {
     return { error: new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' }) };
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return { error: new GatewayError(400, { message: `Invalid JSON body: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` }) };
   }
   try {
     return { value: JSON.parse(text) as unknown };
@@ -69,7 +100,8 @@ export function jsonBodyOrUndefined(request: CoreRequest): unknown {
  *
  * @returns the parsed value (any JSON type; the caller validates its shape).
  * @throws {GatewayError} 413 when the body is over {@link MAX_BODY_BYTES}; 400 when it is missing, not UTF-8,
- *   or not JSON (the message says which and where, as `Invalid JSON body: ...`).
+ *   nested deeper than {@link MAX_JSON_DEPTH}, or not JSON (the message says which and where, as
+ *   `Invalid JSON body: ...`).
  */
 export function readJsonBody(request: CoreRequest): unknown {
   const result = parseOnce(request);

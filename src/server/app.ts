@@ -13,6 +13,9 @@ import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { expectationFailed, frameworkError, hostRequired, malformedRequest } from '../core/http-faults.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
+import { redactUrl } from '../core/redact.js';
+import { redactUrl } from '../core/redact.js';
+import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';
 import { withDashboard } from './ui.js';
@@ -26,8 +29,9 @@ export interface AppOptions {
   /** The simulator to serve. */
   gateway: Gateway;
   /**
-   * Request logger: one line per request (method, path, status, ms, and the applied scenario rule and generation
-   * id when there are any). `undefined` logs nothing.
+   * Request logger: one line per request (method, URL with credentials' query values redacted by `redactUrl` of
+   * `src/core/redact.ts`, status, ms, and the applied scenario rule and generation id when there are any).
+   * `undefined` logs nothing.
    */
   logger?: Logger | undefined;
   /**
@@ -38,8 +42,8 @@ export interface AppOptions {
   /** Overrides of {@link SERVER_TIMEOUTS}, ms. */
   timeouts?: Partial<ServerTimeouts> | undefined;
   /**
-   * Require this token on admin requests but health (`Authorization: Bearer`, `X-Mock-Admin-Token`, or the cookie
-   * `mockrouter_admin` a browser gets from `?token=` or `POST /__mock/login`).
+   * Require this token on admin requests but health (`Authorization: Bearer`, `X-Mock-Admin-Token`, or the login
+   * cookie `mockrouter_admin_<port>` a browser gets from `?token=` or `POST /__mock/login`).
    */
   adminToken?: string | undefined;
   /**
@@ -48,6 +52,11 @@ export interface AppOptions {
    * comma-separated string or a list; `all` or `true` for any.
    */
   allowedHosts?: AllowedHostsOption | undefined;
+  /**
+   * Where unexpected errors go (a result Node cannot send, a body that fails); default one `console.error` line.
+   * `startServer` passes the gateway's reporter (see `src/core/report-error.ts`).
+   */
+  report?: ErrorReporter | undefined;
   /** The addresses the server answers as: its bound address, or every interface's when bound to all (from `startServer`). */
   localHosts?: readonly string[] | undefined;
   /**
@@ -87,7 +96,7 @@ export type ServerTimeouts = { [K in keyof typeof SERVER_TIMEOUTS]: number };
  * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins;
  *   (`option` `allowedHosts`) for an `allowedHosts` entry that is no host.
  */
-export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides, cors, allowedHosts, localHosts }: AppOptions): FastifyInstance {
+export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: overrides, cors, allowedHosts, localHosts, report = consoleReporter }: AppOptions): FastifyInstance {
   const answer = withDashboard(frontDoor(gateway, { admin: admin ? 'on' : 'health', adminToken, cors: corsPolicyOf(cors), allowedHosts: hostPolicyOf(allowedHosts, localHosts) }), admin);
   /** A response the server makes itself, with the CORS headers the core would add for `request`. */
   const own = (request: { url?: string | undefined; headers: CoreRequest['headers'] }, result: CoreResponse) => {
@@ -148,7 +157,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
   const answered = new WeakMap<object, CoreResponse>();
   const send = (request: FastifyRequest, reply: FastifyReply, result: CoreResponse) => {
     if (logger) answered.set(request.raw, result);
-    sendResult(reply, result);
+    sendResult(reply, result, report);
   };
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
@@ -156,7 +165,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       logger.info(
         {
           method: request.method,
-          url: request.url,
+          url: redactUrl(request.url),
           status: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 10) / 10,
           ...(headers?.['X-Mock-Applied'] ? { scenario: headers['X-Mock-Applied'] } : {}),

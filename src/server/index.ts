@@ -14,6 +14,7 @@ import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
 import type { AllowedHostsOption } from '../core/admin-guard.js';
 import type { CorsOption } from '../core/cors.js';
+import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
 import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
@@ -56,7 +57,7 @@ export interface ServerOptions extends GatewayOptions {
   admin?: boolean;
   /**
    * Require this token on admin requests but `GET /__mock/health`: `Authorization: Bearer <token>`,
-   * `X-Mock-Admin-Token: <token>`, or the cookie `mockrouter_admin` that a browser gets from opening an admin page
+   * `X-Mock-Admin-Token: <token>`, or the login cookie `mockrouter_admin_<port>` that a browser gets from opening an admin page
    * with `?token=<token>` (e.g. `/__mock/ui?token=...`) or from `POST /__mock/login`.
    */
   adminToken?: string;
@@ -102,6 +103,15 @@ export function localHostsOf(host: string): string[] {
 }
 
 /**
+ * The reporter of unexpected errors for a server with `logger`: one `error` line (`msg` `unexpected error`, with
+ * `where` and `error`, the error's name and message); without a logger, one `console.error` line.
+ */
+function loggerReporter(logger: Logger | undefined): ErrorReporter {
+  if (!logger) return consoleReporter;
+  return (error, where) => logger.error({ where, error: describeError(error) }, 'unexpected error');
+}
+
+/**
  * Starts the standalone server.
  *
  * @returns a promise of the running server, once it listens.
@@ -113,10 +123,12 @@ export function localHostsOf(host: string): string[] {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const listen = checkListenOptions(options);
-  const gateway = createGateway(options);
+  const report = safeReporter(options.onError ?? loggerReporter(options.logger));
+  const gateway = createGateway({ ...options, onError: report });
   const host = options.host ?? DEFAULT_HOST;
   const app = buildApp({
     gateway,
+    report,
     logger: options.logger,
     admin: options.admin,
     adminToken: options.adminToken,

@@ -7,7 +7,9 @@ import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ChunkedBody, isStreamed } from '../core/body.js';
-import { CUT_GRACE_MS, type CoreResponse } from '../core/types.js';
+import { errorResponse } from '../core/errors.js';
+import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
+import { CUT_GRACE_MS, StreamCut, type CoreResponse } from '../core/types.js';
 
 /** The host's `setTimeout` when this module loaded (fake timers installed later do not delay a cut). */
 const hostSetTimeout = globalThis.setTimeout;
@@ -22,18 +24,22 @@ const hostSetTimeout = globalThis.setTimeout;
  * closes (also for a response still queued behind another on a pipelined connection, which never gets its own
  * `close` event); with `{ end: 'aborted', bytes: 0 }` when the connection closed before anything was written
  * (during a delay), else without an outcome (the core saw how the body was read).
+ *
+ * Never throws, now or later: a result Node cannot send (a header value it refuses) or a body that fails with
+ * anything but a {@link StreamCut} is reported once to `report` and ends this request alone: a 500 envelope when
+ * nothing was sent yet, else the connection closed; `onDone` then says `cut`.
  */
-export function sendResult(reply: FastifyReply, result: CoreResponse): void {
+export function sendResult(reply: FastifyReply, result: CoreResponse, report: ErrorReporter = consoleReporter): void {
   reply.hijack();
   const raw = reply.raw;
   const body = result.body;
   const simple = !result.delayMs && !result.onDone && !isStreamed(body);
   if (simple) {
-    write(raw, result, undefined);
+    write(raw, result, undefined, report);
     return;
   }
   const socket = raw.req.socket;
-  const exchange: Exchange = { done: false, started: false, timer: undefined, stop: undefined, closed: undefined };
+  const exchange: Exchange = { done: false, started: false, failed: false, timer: undefined, stop: undefined, closed: undefined };
   const abandon = result.abandon;
   // A body that gives up on its client (the admin event stream past its queue bound): a client that is not reading
   // cannot be sent anything more, so drop it now rather than at the idle timeout.
@@ -49,13 +55,13 @@ export function sendResult(reply: FastifyReply, result: CoreResponse): void {
     abandon?.removeEventListener('abort', onAbandon);
     clearTimeout(exchange.timer);
     exchange.stop?.();
-    result.onDone?.(exchange.started ? undefined : { end: 'aborted', bytes: 0 });
+    result.onDone?.(exchange.failed ? { end: 'cut', bytes: 0 } : exchange.started ? undefined : { end: 'aborted', bytes: 0 });
   };
   raw.once('close', finish);
   socket.once('close', finish);
   abandon?.addEventListener('abort', onAbandon, { once: true });
-  if (result.delayMs) exchange.timer = setTimeout(() => write(raw, result, exchange), result.delayMs);
-  else write(raw, result, exchange);
+  if (result.delayMs) exchange.timer = setTimeout(() => write(raw, result, exchange, report), result.delayMs);
+  else write(raw, result, exchange, report);
 }
 
 /** State of one streamed or delayed response. */
@@ -64,6 +70,8 @@ interface Exchange {
   done: boolean;
   /** Writing began (the delay, if any, was over and the connection still open). */
   started: boolean;
+  /** Sending failed on the server's side (reported; see {@link sendResult}). */
+  failed: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stops the body's iterator (set while streaming). */
   stop: (() => void) | undefined;
@@ -130,7 +138,40 @@ export function rawHttpResponse(result: CoreResponse, head: boolean): string {
   return `HTTP/1.1 ${result.status} ${reasonPhrase(result.status)}\r\n${headers}\r\n${head ? '' : body}`;
 }
 
-function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined): void {
+/** The request of `raw` for a report: method and path, without the query (which may carry a credential). */
+function where(raw: ServerResponse): string {
+  const url = raw.req.url ?? '';
+  const q = url.indexOf('?');
+  return `${raw.req.method ?? ''} ${q === -1 ? url : url.slice(0, q)}`;
+}
+
+/**
+ * Ends a request whose sending failed with `error`: reported once, then a 500 envelope when nothing was sent yet,
+ * else the connection closed.
+ */
+function failed(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined, report: ErrorReporter, error: unknown): void {
+  report(error, `sending the ${result.status} answer to ${where(raw)}`);
+  if (exchange) exchange.failed = true;
+  if (raw.headersSent || raw.destroyed) {
+    raw.destroy();
+    return;
+  }
+  try {
+    writeResult(raw, errorResponse(500, { metadata: { error_type: 'server', reason: `the answer could not be sent: ${describeError(error)}` } }));
+  } catch {
+    raw.destroy();
+  }
+}
+
+function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined, report: ErrorReporter): void {
+  try {
+    writeOnce(raw, result, exchange, report);
+  } catch (error) {
+    failed(raw, result, exchange, report, error);
+  }
+}
+
+function writeOnce(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined, report: ErrorReporter): void {
   if (raw.destroyed || exchange?.done) return;
   if (exchange) exchange.started = true;
   if (result.reset) {
@@ -149,10 +190,11 @@ function write(raw: ServerResponse, result: CoreResponse, exchange: Exchange | u
     raw.end();
     return;
   }
-  void pipeIterable(raw, body, exchange, result.abandon);
+  void pipeIterable(raw, result, body, exchange, report);
 }
 
-async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined, abandon: AbortSignal | undefined): Promise<void> {
+async function pipeIterable(raw: ServerResponse, result: CoreResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined, report: ErrorReporter): Promise<void> {
+  const abandon = result.abandon;
   const iterator = body[Symbol.asyncIterator]();
   if (exchange) exchange.stop = () => void iterator.return?.();
   const gone = () => raw.destroyed || exchange?.done === true;
@@ -172,7 +214,9 @@ async function pipeIterable(raw: ServerResponse, body: AsyncIterable<Uint8Array>
       }
     }
     raw.end();
-  } catch {
+  } catch (error) {
+    // A body that failed by itself (not a scenario's cut: a render that failed) is cut all the same, and reported.
+    if (!(error instanceof StreamCut)) report(error, `streaming the ${result.status} answer to ${where(raw)}`);
     // A cut stream (scenario `audio.truncate`): close the connection once the bytes written so far are flushed,
     // without the final empty chunk, so the client sees a body cut short; CUT_GRACE_MS later, so a browser page
     // has read those bytes before the connection fails (the host's timer: fake timers never hold a cut back).
