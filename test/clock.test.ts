@@ -2,10 +2,11 @@
  * The clock: record `created_at`, the unix seconds in generation ids and the journal's times follow it.
  * `clock` (`--clock <ISO time>`) freezes it; `POST /__mock/clock` with `{"advance_ms": N}` or
  * `{"now": "<ISO time>"}` moves it (in-process: `gateway.clock.advance/set`); in-process an option takes
- * a `now()` function. Bad bodies to `/__mock/clock` are 400 envelopes naming the field.
+ * a `now()` function. Bad bodies to `/__mock/clock` are 400 envelopes naming the field; every move (and the
+ * option) keeps the clock at whole milliseconds within years 1970–9999, else it is refused and the clock stays.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockRouter } from '../src/index.js';
+import { createMockRouter, OptionsError } from '../src/index.js';
 import { modes, serverMode, type Mode, type RunningMode } from './support/modes.js';
 import { adminOrigin, getJson, postClock, runCli, speech, type Envelope } from './support/stateful.js';
 
@@ -108,6 +109,66 @@ describe('in-process now() option', () => {
   it.each(['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z'])('rejects clock option %j', (clock) => {
     expect(() => createMockRouter({ clock })).toThrow(/^clock: expected an ISO 8601 time/);
   });
+
+  it.each([
+    ['1969-12-31T23:59:59.999Z', '"1969-12-31T23:59:59.999Z"'],
+    ['0999-01-01T00:00:00Z', '"0999-01-01T00:00:00Z"'],
+    [-1, '-1'],
+    [0.5, '0.5'],
+    [253_402_300_800_000, '253402300800000'],
+    [Number.NaN, 'NaN'],
+  ] as const)('rejects clock option %j: out of years 1970–9999 or not whole ms', (clock, shown) => {
+    expect(() => createMockRouter({ clock })).toThrow(
+      new OptionsError('clock', `expected a time within years 1970–9999 (whole epoch ms from 0 to 253402300799999), got ${shown}`),
+    );
+  });
+
+  it.each([0, '1970-01-01T00:00:00Z', 253_402_300_799_999, '9999-12-31T23:59:59.999Z'])('accepts clock option %j, at the ends of the range', (clock) => {
+    const mock = createMockRouter({ clock });
+    expect(mock.gateway.clock.now()).toBe(typeof clock === 'number' ? clock : Date.parse(clock));
+  });
+
+  it('gateway.clock.advance and set refuse a move out of whole ms in years 1970–9999 with a RangeError; the clock stays', () => {
+    const mock = createMockRouter({ clock: '2026-01-01T00:00:00Z' });
+    const clock = mock.gateway.clock;
+    const most = 253_402_300_799_999 - T0;
+    const range = '(the clock stays within years 1970–9999)';
+    expect(() => clock.advance(0.5)).toThrow(new RangeError(`advance_ms: expected a whole number of ms from 0 to ${most} ${range}, got 0.5`));
+    expect(() => clock.advance(1e308)).toThrow(new RangeError(`advance_ms: expected a whole number of ms from 0 to ${most} ${range}, got 1e+308`));
+    expect(() => clock.advance(most + 1)).toThrow(RangeError);
+    expect(() => clock.advance(-1)).toThrow(RangeError);
+    expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
+    const time = '(whole epoch ms from 0 to 253402300799999)';
+    expect(() => clock.set(-1)).toThrow(new RangeError(`now: expected a time within years 1970–9999 ${time}, got -1`));
+    expect(() => clock.set(T0 + 0.5)).toThrow(new RangeError(`now: expected a time within years 1970–9999 ${time}, got ${T0 + 0.5}`));
+    expect(() => clock.set(253_402_300_800_000)).toThrow(RangeError);
+    expect(clock.now()).toBe(T0);
+
+    // The ends of the range are allowed, and ids and times stay well-formed there.
+    clock.advance(most);
+    expect(clock.now()).toBe(253_402_300_799_999);
+    expect(() => clock.advance(1)).toThrow(new RangeError(`advance_ms: expected a whole number of ms from 0 to 0 ${range}, got 1`));
+    clock.advance(0);
+    clock.set(0);
+    expect(clock.now()).toBe(0);
+    const res = mock.gateway.handle({
+      method: 'POST',
+      path: '/api/v1/audio/speech',
+      query: '',
+      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'At the epoch.', voice: 'alloy' })),
+    });
+    expect(res.headers['X-Generation-Id']).toMatch(/^gen-tts-0-[A-Za-z0-9]{20}$/);
+  });
+
+  it('a running clock (no clock option) refuses the same moves', () => {
+    const mock = createMockRouter({ now: () => 1_000 });
+    expect(() => mock.gateway.clock.advance(0.25)).toThrow(RangeError);
+    expect(() => mock.gateway.clock.set(-5)).toThrow(RangeError);
+    expect(mock.gateway.clock.now()).toBe(1_000);
+    mock.gateway.clock.set(0);
+    expect(mock.gateway.clock.now()).toBe(0);
+  });
 });
 
 describe('admin clock API (standalone)', () => {
@@ -132,8 +193,15 @@ describe('admin clock API (standalone)', () => {
     ['an array', '[1]', /^body: /],
     ['null', 'null', /^body: /],
     ['malformed JSON', '{"advance_ms": ', /^Invalid JSON body/],
-    ['a negative advance_ms', '{"advance_ms": -5}', /^advance_ms: expected a number of ms ≥ 0, got -5$/],
-    ['an infinite advance_ms', '{"advance_ms": 1e400}', /^advance_ms: /],
+    ['a negative advance_ms', '{"advance_ms": -5}', /^advance_ms: expected a whole number of ms from 0 to 251635075199999 \(the clock stays within years 1970–9999\), got -5$/],
+    ['an infinite advance_ms', '{"advance_ms": 1e400}', /^advance_ms: expected a whole number of ms ≥ 0, got Infinity$/],
+    // Past 9999-12-31: ids would read gen-tts-1e+305-…; it answered 500 and the clock moved all the same.
+    ['a huge advance_ms', '{"advance_ms": 1e308}', /^advance_ms: expected a whole number of ms from 0 to 251635075199999 \(the clock stays within years 1970–9999\), got 1e\+308$/],
+    ['an advance_ms one past 9999', '{"advance_ms": 252635017600000}', /^advance_ms: .*from 0 to 251635075199999 .*got 252635017600000$/],
+    ['a fractional advance_ms', '{"advance_ms": 0.5}', /^advance_ms: expected a whole number of ms from 0 to \d+ \(the clock stays within years 1970–9999\), got 0.5$/],
+    ['a now before 1970', '{"now": "1969-12-31T23:59:59Z"}', /^now: expected a time within years 1970–9999 \(whole epoch ms from 0 to 253402300799999\), got "1969-12-31T23:59:59Z"$/],
+    ['a now in year 0001', '{"now": "0001-01-01T00:00:00Z"}', /^now: expected a time within years 1970–9999 /],
+    ['a now in 10000', '{"now": "+010000-01-01T00:00:00Z"}', /^now: /],
     ['a now that is not a time', '{"now": "yesterday"}', /^now: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "yesterday"$/],
     ['a month 13', '{"now": "2026-13-01T00:00:00Z"}', /^now: /],
   ];
@@ -165,6 +233,20 @@ describe('admin clock API (standalone)', () => {
     expect(res.status).toBe(400);
     expect((envelope as Envelope).error.message).toMatch(/^now: /);
     expect(mock.gateway.clock.now()).toBe(T0);
+  });
+
+  it('POST /__mock/clock reaches both ends of years 1970–9999 and no further', async () => {
+    const post = async (body: unknown) => {
+      const { res, body: answer } = await postClock(origin, body);
+      return { status: res.status, answer: answer as { now_ms?: number; error?: { message: string } } };
+    };
+    expect(await post({ now: '9999-12-31T23:59:59.999Z' })).toMatchObject({ status: 200, answer: { now_ms: 253_402_300_799_999 } });
+    const refused = await post({ advance_ms: 1 });
+    expect(refused.status).toBe(400);
+    expect(refused.answer.error!.message).toBe('advance_ms: expected a whole number of ms from 0 to 0 (the clock stays within years 1970–9999), got 1');
+    expect(await post({ advance_ms: 0 })).toMatchObject({ status: 200, answer: { now_ms: 253_402_300_799_999 } });
+    expect(await post({ now: '1970-01-01T00:00:00Z' })).toMatchObject({ status: 200, answer: { now_ms: 0 } });
+    expect(mock.gateway.clock.now()).toBe(0);
   });
 
   it('a running clock (no --clock) moves by advance_ms and keeps running', async () => {
@@ -200,6 +282,12 @@ describe('--clock through the CLI', () => {
     } finally {
       expect(await cli.stop()).toBe(0);
     }
+  });
+
+  it('a --clock before 1970 fails at startup in one line naming the range', async () => {
+    const cli = runCli(['--port', '0', '--clock', '1969-12-31T23:59:59Z']);
+    expect(await cli.exit).toBe(1);
+    expect(cli.stderr()).toBe('mockrouter: --clock: expected a time within years 1970–9999 (whole epoch ms from 0 to 253402300799999), got "1969-12-31T23:59:59Z"\n');
   });
 
   it('a bad --clock fails at startup in one line', async () => {

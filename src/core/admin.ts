@@ -16,7 +16,7 @@
  * | `GET /__mock/scenarios/<name>` | `{name,description,source,rules:[...]}`, the rules as loaded; 404 for an unknown name |
  * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
  * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
- * | `POST /__mock/clock` | body `{"advance_ms":N}` or `{"now":"<ISO time>"}`; 200 with the clock as for GET |
+ * | `POST /__mock/clock` | body `{"advance_ms":N}` (whole ms ≥ 0) or `{"now":"<ISO time>"}`; 200 with the clock as for GET; 400 for a move out of years 1970–9999 |
  * | `GET /__mock/events` | Server-Sent Events (`admin-events.ts`) |
  * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with the token's cookie (`admin-guard.ts`) |
  *
@@ -26,7 +26,7 @@ import * as z from 'zod';
 import { eventStream } from './admin-events.js';
 import { guardAdmin, hostPolicyOf, login, type HostPolicy } from './admin-guard.js';
 import { replaySpeech } from './audio-replay.js';
-import { isoWithOffset, parseIsoTime } from './clock.js';
+import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from './clock.js';
 import { DEFAULT_CORS_POLICY, type CorsPolicy } from './cors.js';
 import { GatewayError, toErrorResponse } from './errors.js';
 import { contextOf, type Gateway } from './gateway.js';
@@ -161,12 +161,11 @@ function clockState(gateway: Gateway): CoreResponse {
   return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.clock.frozen });
 }
 
-/** Body of `POST /__mock/clock`: exactly one of `advance_ms` and `now`. */
+/** Body of `POST /__mock/clock`: exactly one of `advance_ms` (whole ms ≥ 0) and `now` (an ISO 8601 time, 1970–9999). */
 const ClockBodySchema = z
   .strictObject({
     advance_ms: z
-      .number({ error: (i) => `expected a number of ms ≥ 0, got ${JSON.stringify(i.input)}` })
-      .refine((n) => Number.isFinite(n) && n >= 0, { error: (i) => `expected a number of ms ≥ 0, got ${JSON.stringify(i.input)}` })
+      .number({ error: (i) => `expected a whole number of ms ≥ 0, got ${typeof i.input === 'number' ? String(i.input) : JSON.stringify(i.input)}` })
       .optional(),
     now: z
       .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
@@ -177,11 +176,25 @@ const ClockBodySchema = z
     error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
   });
 
+/**
+ * `POST /__mock/clock`: advances or sets the clock, which stays at whole ms within years 1970–9999 (`clock.ts`).
+ *
+ * @throws {GatewayError} 400 naming the field (`advance_ms` or `now`) and the range for a move out of it; the clock
+ *   does not move.
+ */
 function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
   const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
   const clock = gateway.clock;
-  if (body.advance_ms !== undefined) clock.advance(body.advance_ms);
-  else clock.set(parseIsoTime(body.now!)!);
+  if (body.advance_ms !== undefined) {
+    const problem = advanceProblem(clock.now(), body.advance_ms);
+    if (problem) throw new GatewayError(400, { message: `advance_ms: ${problem}` });
+    clock.advance(body.advance_ms);
+  } else {
+    const ms = parseIsoTime(body.now!)!;
+    const problem = clockTimeProblem(ms, JSON.stringify(body.now));
+    if (problem) throw new GatewayError(400, { message: `now: ${problem}` });
+    clock.set(ms);
+  }
   return clockState(gateway);
 }
 

@@ -41,9 +41,43 @@ export function parseIsoTime(text: string): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/** The earliest time the clock may show: 1970-01-01T00:00:00.000Z, epoch ms. */
+export const CLOCK_MIN_MS = 0;
+
+/** The latest time the clock may show: 9999-12-31T23:59:59.999Z, epoch ms (the last one ISO 8601's four-digit year writes). */
+export const CLOCK_MAX_MS = 253_402_300_799_999;
+
+/**
+ * Why the clock may not show `ms`, or `undefined` when it may: a time is whole epoch milliseconds from
+ * {@link CLOCK_MIN_MS} to {@link CLOCK_MAX_MS}, so that generation ids (`gen-tts-<unix seconds>-…`), ISO times and
+ * `X-RateLimit-Reset` stay well-formed (a simulator choice).
+ *
+ * @param shown how the value is named in the problem, when not `ms` itself (the ISO text given).
+ * @returns e.g. `expected a time within years 1970–9999 (whole epoch ms from 0 to 253402300799999), got -1000`.
+ */
+export function clockTimeProblem(ms: number, shown: string = String(ms)): string | undefined {
+  if (Number.isSafeInteger(ms) && ms >= CLOCK_MIN_MS && ms <= CLOCK_MAX_MS) return undefined;
+  return `expected a time within years 1970–9999 (whole epoch ms from ${CLOCK_MIN_MS} to ${CLOCK_MAX_MS}), got ${shown}`;
+}
+
+/**
+ * Why the clock at `now` may not move forward by `ms`, or `undefined` when it may: `ms` is a whole number ≥ 0 and
+ * `now + ms` stays at or before {@link CLOCK_MAX_MS}.
+ *
+ * @returns e.g. `expected a whole number of ms from 0 to 251635075199999 (the clock stays within years 1970–9999),
+ *   got 0.5`.
+ */
+export function advanceProblem(now: number, ms: number): string | undefined {
+  const most = Math.max(0, Math.floor(CLOCK_MAX_MS - now));
+  if (Number.isSafeInteger(ms) && ms >= 0 && ms <= most) return undefined;
+  return `expected a whole number of ms from 0 to ${most} (the clock stays within years 1970–9999), got ${String(ms)}`;
+}
+
 /**
  * A controllable clock: a base clock plus an offset, or frozen at a time. `advance` and `set` move it
- * (`POST /__mock/clock`); a frozen clock only moves when told to.
+ * (`POST /__mock/clock`); a frozen clock only moves when told to. Every move keeps it at whole milliseconds within
+ * years 1970–9999 ({@link CLOCK_MIN_MS} to {@link CLOCK_MAX_MS}); a move that would leave them is refused and the
+ * clock stays where it was.
  *
  * @example
  * const clock = new Clock(Date.now, Date.parse('2026-01-01T00:00:00Z')); // frozen
@@ -59,8 +93,11 @@ export class Clock {
    * @param base the underlying clock (default `Date.now`).
    * @param frozenAt epoch ms to freeze at; omitted, the clock follows `base`.
    * @param onMove called after every {@link advance} and {@link set} (the gateway's `clock` event).
+   * @throws {RangeError} `clock: <problem>` when `frozenAt` is not whole ms within years 1970–9999.
    */
   constructor(base: Now = systemNow, frozenAt?: number, onMove?: () => void) {
+    const problem = frozenAt === undefined ? undefined : clockTimeProblem(frozenAt);
+    if (problem) throw new RangeError(`clock: ${problem}`);
     this.#base = base;
     this.#frozenAt = frozenAt;
     this.#onMove = onMove;
@@ -76,16 +113,28 @@ export class Clock {
     return this.#frozenAt !== undefined;
   }
 
-  /** Moves the clock forward by `ms` (may be 0; negative values are refused with a `RangeError`). */
+  /**
+   * Moves the clock forward by `ms`: a whole number ≥ 0 (0 is allowed) that keeps it at or before
+   * 9999-12-31T23:59:59.999Z.
+   *
+   * @throws {RangeError} `advance_ms: <problem>` ({@link advanceProblem}); the clock does not move.
+   */
   advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance_ms: expected a number of ms ≥ 0, got ${ms}`);
+    const problem = advanceProblem(this.now(), ms);
+    if (problem) throw new RangeError(`advance_ms: ${problem}`);
     if (this.#frozenAt !== undefined) this.#frozenAt += ms;
     else this.#offset += ms;
     this.#onMove?.();
   }
 
-  /** Sets the clock to `ms` (epoch ms); a running clock keeps running from there. */
+  /**
+   * Sets the clock to `ms` (epoch ms, whole, within years 1970–9999); a running clock keeps running from there.
+   *
+   * @throws {RangeError} `now: <problem>` ({@link clockTimeProblem}); the clock does not move.
+   */
   set(ms: number): void {
+    const problem = clockTimeProblem(ms);
+    if (problem) throw new RangeError(`now: ${problem}`);
     if (this.#frozenAt !== undefined) this.#frozenAt = ms;
     else this.#offset = ms - this.#base();
     this.#onMove?.();
