@@ -23,9 +23,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /**
  * One zod issue as a short phrase: the schema's own message, or for zod's built-in type errors
- * `required key is missing (expected string)` / `expected number, received string`.
+ * `required key is missing (expected string)` / `expected number, received string`; for a record's key that
+ * fails, `key: ` and the key schema's message.
  */
 export function describeIssue(issue: z.core.$ZodIssue): string {
+  // A record's key that fails its schema: zod says `Invalid key in record`; the key schema's own message says why.
+  if (issue.code === 'invalid_key' && issue.issues[0]) return `key: ${describeIssue(issue.issues[0])}`;
   const message = issue.message.replace(/^Invalid input: /, '');
   if (issue.code !== 'invalid_type') return message;
   const expected = issue.expected === 'int' ? 'integer' : issue.expected;

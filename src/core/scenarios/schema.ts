@@ -29,6 +29,38 @@ const MatchSchema = z
   })
   .describe('Which requests the rule applies to.');
 
+/**
+ * Headers a scenario may not set: they choose how the body is framed, which the adapter decides from the body it
+ * sends (a `Content-Length` of a scenario's is allowed and replaced by the body's own, `src/server/send.ts`).
+ */
+const FRAMING_HEADERS = new Set(['transfer-encoding', 'trailer', 'te']);
+
+/**
+ * A header name HTTP can send: a token (RFC 9110, section 5.6.2), as Node's `validateHeaderName` checks it; not
+ * one of {@link FRAMING_HEADERS}.
+ */
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "expected a header name: letters, digits and !#$%&'*+.^_`|~- only, no spaces")
+  .refine((name) => !FRAMING_HEADERS.has(name.toLowerCase()), { message: 'expected a header that does not frame the body (not Transfer-Encoding, Trailer or TE)' });
+
+/**
+ * A header value HTTP can send: tab, visible ASCII, spaces and Latin-1 (U+0080 to U+00FF), no CR, LF or other
+ * control characters, as Node's `validateHeaderValue` checks it (RFC 9110, section 5.5).
+ */
+const HeaderValueSchema = z.string().regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'expected a header value of tab, printable ASCII or Latin-1 characters (no CR, LF or other control characters, nothing past U+00FF)');
+
+/** Extra response headers of an effect: names and values HTTP can send. */
+const HeadersSchema = z.record(HeaderNameSchema, HeaderValueSchema);
+
+/** A media type `type/subtype` with optional `; name=value` parameters (RFC 9110, section 8.3.1), sendable as a header value. */
+const MediaTypeSchema = z
+  .string()
+  .regex(
+    /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))*[ \t]*$/,
+    'expected a media type such as text/html; charset=UTF-8',
+  );
+
 /** An error answer: the gateway's envelope for `status`, each part overridable. */
 const ErrorEffectSchema = z
   .strictObject({
@@ -36,17 +68,17 @@ const ErrorEffectSchema = z
     message: z.string().optional().describe("error.message; default: the real gateway's message for the status."),
     metadata: z.record(z.string(), z.unknown()).nullable().optional().describe('Merged into error.metadata (which always has error_type); null sends no metadata.'),
     user_id: z.string().optional().describe('Top-level user_id (the real gateway sends one on 402).'),
-    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers, e.g. Retry-After (seconds).'),
+    headers: HeadersSchema.optional().describe('Extra response headers, e.g. Retry-After (seconds).'),
   })
   .describe("Answer with the gateway's error envelope.");
 
 /** A raw answer with its own content type (for example the edge network's HTML 524 page). */
 const RawEffectSchema = z
   .strictObject({
-    status: z.int().min(100).max(599).describe('HTTP status.'),
-    content_type: z.string().min(1).describe('Content-Type of the body, e.g. text/html; charset=UTF-8.'),
+    status: z.int().min(200).max(599).describe('HTTP status, 200 to 599 (an informational 1xx is no final answer).'),
+    content_type: MediaTypeSchema.describe('Content-Type of the body, e.g. text/html; charset=UTF-8.'),
     body: z.string().describe('The body text, sent as is.'),
-    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers.'),
+    headers: HeadersSchema.optional().describe('Extra response headers.'),
   })
   .describe('Answer with a raw body instead of the envelope.');
 
