@@ -243,8 +243,14 @@ describe('standalone: the admin API answers of the journal reads', () => {
     const page = (await (await admin('requests?status=429&after=1&limit=5')).json()) as { requests: JournalEntry[]; last_seq: number };
     expect(page.requests.map((e) => e.seq)).toEqual([3]);
     expect(page.last_seq).toBe(4);
-    const limited = (await (await admin('requests?limit=1')).json()) as { requests: JournalEntry[] };
-    expect(limited.requests.map((e) => e.seq)).toEqual([1]);
+    // Without after, limit gives the newest entries (oldest first among them); with after, it pages forward.
+    const seqs = async (query: string) => ((await (await admin(`requests?${query}`)).json()) as { requests: JournalEntry[] }).requests.map((e) => e.seq);
+    expect(await seqs('limit=1')).toEqual([4]);
+    expect(await seqs('limit=3')).toEqual([2, 3, 4]);
+    expect(await seqs('limit=10')).toEqual([1, 2, 3, 4]);
+    expect(await seqs('status=429&limit=1')).toEqual([3]);
+    expect(await seqs('after=0&limit=2')).toEqual([1, 2]);
+    expect(await seqs('after=2&limit=1')).toEqual([3]);
   });
 
   it.each([

@@ -8,6 +8,7 @@
  * | `GET /__mock/health` | `{"status":"ok"}` |
  * | `GET /__mock/requests?operation=&status=&session=` | `{"requests":[JournalEntry...],"last_seq":<n>}`, every kept entry |
  * | `GET /__mock/requests?after=<seq>&limit=<n>` (and the filters) | the same, only entries with `seq > after`, oldest first, at most `limit` (default 100, 1 to 1000) |
+ * | `GET /__mock/requests?limit=<n>` (and the filters) | the newest `limit` entries, oldest first |
  * | `GET /__mock/requests/<seq>` | the entry; 404 `No journal entry <seq>` |
  * | `GET /__mock/requests/<seq>/audio` | a speech 200's audio rendered again (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`); 404 otherwise |
  * | `DELETE /__mock/requests` | 204, journal cleared |
@@ -72,7 +73,15 @@ function journalFilter(params: URLSearchParams): JournalFilter {
   return filter;
 }
 
-/** `GET /__mock/requests`: every kept entry, or with `after` or `limit` one page of them; `last_seq` either way. */
+/** The last `count` of `entries` (oldest first, as given). */
+function newest<T>(entries: readonly T[], count: number): T[] {
+  return entries.slice(Math.max(0, entries.length - count));
+}
+
+/**
+ * `GET /__mock/requests`: every kept entry; with `after`, the page of entries past that cursor (`seq > after`,
+ * oldest first, at most `limit`); with only `limit`, the newest `limit` entries (oldest first). `last_seq` either way.
+ */
 function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
   const params = queryParams(request.query);
   const filter = journalFilter(params);
@@ -89,7 +98,8 @@ function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
     if (limit !== null && (!/^\d{1,4}$/.test(limit) || size < 1 || size > MAX_PAGE_SIZE)) {
       throw new GatewayError(400, { message: `limit: expected a whole number from 1 to ${MAX_PAGE_SIZE}, got "${limit}"` });
     }
-    requests = gateway.journal.after(from, size, filter);
+    // Without a cursor, the newest page: what a look at the journal wants (the oldest first within it, as always).
+    requests = after === null ? newest(gateway.journal.list(filter), size) : gateway.journal.after(from, size, filter);
   }
   return json(200, { requests, last_seq: gateway.journal.lastSeq });
 }
