@@ -14,7 +14,6 @@ import type { Gateway } from '../core/gateway.js';
 import { expectationFailed, frameworkError, hostRequired, malformedRequest } from '../core/http-faults.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
 import { redactUrl } from '../core/redact.js';
-import { redactUrl } from '../core/redact.js';
 import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';

@@ -57,8 +57,8 @@ export interface ServerOptions extends GatewayOptions {
   admin?: boolean;
   /**
    * Require this token on admin requests but `GET /__mock/health`: `Authorization: Bearer <token>`,
-   * `X-Mock-Admin-Token: <token>`, or the login cookie `mockrouter_admin_<port>` that a browser gets from opening an admin page
-   * with `?token=<token>` (e.g. `/__mock/ui?token=...`) or from `POST /__mock/login`.
+   * `X-Mock-Admin-Token: <token>`, or the login cookie `mockrouter_admin_<port>` that a browser gets from opening an
+   * admin page with `?token=<token>` (e.g. `/__mock/ui?token=...`) or from `POST /__mock/login`.
    */
   adminToken?: string;
   /**
