@@ -1,10 +1,15 @@
 /**
  * The request log of the standalone server (src/server/logger.ts): on a terminal, one readable line per request
- * that names the applied scenario rule and the generation id, as the JSON lines do (test/cli.test.ts).
+ * that names the applied scenario rule and the generation id, as the JSON lines do (test/cli.test.ts); and no
+ * credential in a line's URL (`src/core/redact.ts`): not the admin token, right or wrong, nor an API key.
  */
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/server/logger.js';
+import { startServer } from '../src/server/index.js';
+import { auth } from './support/modes.js';
+import { rawHttp } from './support/raw-http.js';
 
 describe('request log, pretty (terminal) mode', () => {
   it('names the scenario rule and the generation id when there are any', async () => {
@@ -20,5 +25,42 @@ describe('request log, pretty (terminal) mode', () => {
     expect(lines[0]).toMatch(/GET \/api\/v1\/model\/a\/b 429 1\.2ms scenario=rate-limited\/rate-limited$/);
     expect(lines[1]).toMatch(/POST \/api\/v1\/audio\/speech 200 3\.4ms gen-tts-1-abc$/);
     expect(lines[2]).toMatch(/GET \/api\/v1\/generation 404 0\.5ms$/);
+  });
+});
+
+describe('request log, credentials', () => {
+  it('shows no admin token (right or wrong) and no key given in the query; the rest of the URL as sent', async () => {
+    const TOKEN = 'admin-token-4f7c2a9e51';
+    const WRONG = 'wrong-guess-83b1d0c7e2';
+    const KEY = 'sk-or-v1-query-key-9d3e';
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const server = await startServer({ port: 0, adminToken: TOKEN, logger: await createLogger(false, out) });
+    const answers: string[] = [];
+    try {
+      for (const path of [`/__mock/ui?token=${TOKEN}`, `/__mock/requests?x=1&token=${WRONG}`, `/__mock/ui?Token=${WRONG}`]) {
+        const res = await rawHttp(`${server.url}${path}`);
+        answers.push(JSON.stringify(res));
+      }
+      const api = await rawHttp(`${server.baseUrl}/models?key=${KEY}&api_key=${KEY}&access_token=${KEY}&apikey=${KEY}&output_modalities=text`, { headers: auth() });
+      answers.push(JSON.stringify(api));
+      // The line of the last request is written once its response has ended: wait for the four.
+      while (text.split('\n').filter(Boolean).length < 4) await once(out, 'data');
+    } finally {
+      await server.close();
+    }
+    const urls = text.trim().split('\n').map((line) => (JSON.parse(line) as { url: string }).url);
+    expect(urls).toEqual([
+      '/__mock/ui?token=[redacted]',
+      '/__mock/requests?x=1&token=[redacted]',
+      '/__mock/ui?Token=[redacted]',
+      '/api/v1/models?key=[redacted]&api_key=[redacted]&access_token=[redacted]&apikey=[redacted]&output_modalities=text',
+    ]);
+    for (const secret of [TOKEN, WRONG, KEY]) {
+      expect(text).not.toContain(secret);
+      // Nor in any answer (a wrong guess's 401 envelope does not repeat it; the login's 303 does not carry it).
+      for (const answer of answers) expect(answer).not.toContain(secret);
+    }
   });
 });

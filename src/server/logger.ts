@@ -7,8 +7,9 @@
 import pino, { type Logger } from 'pino';
 
 /**
- * Creates the request logger. Each request is one line: method, URL, status, ms, and the applied scenario rule
- * (`scenario`) and `generation_id` when there are any. `pino-pretty` is loaded only for a terminal.
+ * Creates the request logger. Each request is one line: method, URL (credentials' query values redacted by
+ * `buildApp`, `src/core/redact.ts`), status, ms, and the applied scenario rule (`scenario`) and `generation_id`
+ * when there are any. `pino-pretty` is loaded only for a terminal.
  *
  * @param pretty_ `true` for one human-readable line per entry (default: when stdout is a terminal), `false` for
  *   JSON lines.
