@@ -5,6 +5,10 @@
  * `/__mock/requests/<seq>`, `/__mock/requests/<seq>/audio`, `/__mock/scenarios/<name>`); in-process the same reads
  * are `gateway.journal.after/get/lastSeq` and `gateway.audioOf`.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../src/core/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
@@ -295,7 +299,8 @@ describe('standalone: the admin API answers of the journal reads', () => {
     const body = (await res.json()) as { name: string; description: string; source: string; rules: unknown[] };
     expect(body).toMatchObject({ name: 'truncated-audio', rules: [{ name: 'truncated-audio', match: { operation: 'speech' }, audio: { truncate: 0.5 } }] });
     expect(body.description).toEqual(expect.any(String));
-    expect(body.source).toMatch(/scenarios[\\/]truncated-audio\.yaml$/);
+    // Relative to the package: no absolute path of the machine.
+    expect(body.source).toBe('scenarios/truncated-audio.yaml');
     expect(Object.keys(body)).toEqual(['name', 'description', 'source', 'rules']);
     expect(await envelope(await admin('scenarios/nope'), 404)).toMatch(/^No scenario "nope"; loaded scenarios: bad-gateway, /);
     // A default set by a definition is shown too, with no source.
@@ -308,6 +313,26 @@ describe('standalone: the admin API answers of the journal reads', () => {
     const teapot = (await (await admin('scenarios/teapot')).json()) as { source: string | null; rules: unknown[] };
     expect(teapot).toMatchObject({ source: null, rules: [{ error: { status: 418 } }] });
     await fetch(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"name":null}' });
+  });
+
+  it('GET scenarios shows each built-in source relative to the package, and a user file as it was given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-sources-'));
+    writeFileSync(join(dir, 'teapot.yaml'), 'name: teapot\nrules:\n  - error: { status: 418 }\n');
+    const withOwn = await startServer({ port: 0, scenarios: [dir] });
+    try {
+      const list = (await (await fetch(`${withOwn.url}/__mock/scenarios`)).json()) as { scenarios: { name: string; source: string }[] };
+      const sources = Object.fromEntries(list.scenarios.map((s) => [s.name, s.source]));
+      expect(sources['rate-limited']).toBe('scenarios/rate-limited.yaml');
+      for (const [name, source] of Object.entries(sources)) if (name !== 'teapot') expect(source).toMatch(/^scenarios\/[a-z0-9-]+\.yaml$/);
+      expect(sources.teapot).toBe(join(dir, 'teapot.yaml'));
+      const text = JSON.stringify(list);
+      expect(text).not.toContain(fileURLToPath(new URL('../', import.meta.url)));
+      const detail = (await (await fetch(`${withOwn.url}/__mock/scenarios/teapot`)).json()) as { source: string };
+      expect(detail.source).toBe(join(dir, 'teapot.yaml'));
+    } finally {
+      await withOwn.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the index and the 404 of an unknown admin path list the new endpoints', async () => {

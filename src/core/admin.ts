@@ -13,7 +13,7 @@
  * | `GET /__mock/requests/<seq>/audio` | a speech 200's audio rendered again (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`); 404 otherwise |
  * | `DELETE /__mock/requests` | 204, journal cleared |
  * | `POST /__mock/reset` | 204, counters and journal cleared, initial default scenario back |
- * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` (`rules`: how many) |
+ * | `GET /__mock/scenarios` | `{"default":name|null,"scenarios":[{name,description,rules,source}]}` (`rules`: how many; a built-in's `source` is `scenarios/<file>`, relative to the package) |
  * | `GET /__mock/scenarios/<name>` | `{name,description,source,rules:[...]}`, the rules as loaded; 404 for an unknown name |
  * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
  * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
@@ -34,7 +34,7 @@ import { contextOf, type Gateway } from './gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
 import { queryParams, readJsonBody } from './request.js';
 import { OPERATIONS, matchSegments, type Operation } from './routes.js';
-import { ScenarioError } from './scenarios/parse.js';
+import { ScenarioError, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
@@ -127,9 +127,29 @@ function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams
   return { status: 200, headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'no-store' }, body: audio.body };
 }
 
+/** A built-in scenario's file inside the package: `scenarios/<file>`, after the package folder. */
+const PACKAGE_FILE = /^(.*[\\/])?(scenarios[\\/][^\\/]+)$/;
+
+/**
+ * How the admin API shows where each loaded scenario came from: a built-in's file relative to the package
+ * (`scenarios/rate-limited.yaml`, as `scenarios/builtins.json` names it), never the machine's absolute path the
+ * Node.js platform reads it from; any other source as loaded (the path the user gave, or the option that defined
+ * it). The package folder is that of the first loaded scenario, which is always a built-in (the gateway registers
+ * the built-ins first).
+ */
+function sourceNames(loaded: readonly LoadedScenario[]): (source: string) => string {
+  const first = loaded[0] === undefined ? null : PACKAGE_FILE.exec(loaded[0].source);
+  if (!first) return (source) => source;
+  const packageDir = first[1] ?? '';
+  return (source) => {
+    const inside = source.startsWith(packageDir) ? PACKAGE_FILE.exec(source.slice(packageDir.length)) : null;
+    return inside && inside[1] === undefined ? inside[2]!.replace('\\', '/') : source;
+  };
+}
+
 /**
  * `GET /__mock/scenarios/<name>`: a loaded scenario, or the default one when it was set by a definition (its
- * `source` is then `null`).
+ * `source` is then `null`); a built-in's `source` is relative to the package (`scenarios/<name>.yaml`).
  */
 function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
   let name: string;
@@ -143,7 +163,23 @@ function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RoutePa
   const found = loaded ?? (fallback?.name === name ? { scenario: fallback, source: null } : undefined);
   if (!found) throw new GatewayError(404, { message: `No scenario "${name}"; loaded scenarios: ${gateway.scenarios.scenarios.map(({ scenario }) => scenario.name).sort().join(', ')}` });
   const { scenario, source } = found;
-  return json(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
+  const shown = source === null ? null : sourceNames(gateway.scenarios.scenarios)(source);
+  return json(200, { name: scenario.name, description: scenario.description ?? null, source: shown, rules: scenario.rules });
+}
+
+/** `GET /__mock/scenarios`: the default's name and each loaded scenario (a built-in's `source` relative to the package). */
+function listScenarios(gateway: Gateway): CoreResponse {
+  const loaded = gateway.scenarios.scenarios;
+  const shown = sourceNames(loaded);
+  return json(200, {
+    default: gateway.scenarios.defaultScenario?.name ?? null,
+    scenarios: loaded.map(({ scenario, source }) => ({
+      name: scenario.name,
+      description: scenario.description ?? null,
+      rules: scenario.rules.length,
+      source: shown(source),
+    })),
+  });
 }
 
 function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
@@ -242,18 +278,7 @@ const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Admi
   'requests/{seq}': { GET: journalEntry },
   'requests/{seq}/audio': { GET: entryAudio },
   reset: { POST: (gateway) => (gateway.reset(), noContent) },
-  scenarios: {
-    GET: (gateway) =>
-      json(200, {
-        default: gateway.scenarios.defaultScenario?.name ?? null,
-        scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
-          name: scenario.name,
-          description: scenario.description ?? null,
-          rules: scenario.rules.length,
-          source,
-        })),
-      }),
-  },
+  scenarios: { GET: listScenarios },
   'scenarios/{name}': { GET: scenarioDetail },
   scenario: { PUT: setScenario },
   clock: { GET: clockState, POST: moveClock },
