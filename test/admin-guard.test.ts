@@ -6,7 +6,8 @@
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-guard.js';
+import { AdminSessions, adminCookieName, guardAdmin, hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-guard.js';
+import { DEFAULT_CORS_POLICY } from '../src/core/cors.js';
 import { frontDoor } from '../src/core/front-door.js';
 import { createGateway } from '../src/node/gateway.js';
 import { OptionsError } from '../src/core/options.js';
@@ -23,6 +24,15 @@ function message(res: RawAnswer): string {
 
 const COOKIE_FLAGS = 'HttpOnly; SameSite=Strict; Path=/__mock';
 
+/** The login cookie a `Set-Cookie` value hands over, checked for its shape: `{ name, value, pair }` (`pair`: `name=value`). */
+function loginCookie(setCookie: string | string[] | null | undefined, port: number): { name: string; value: string; pair: string } {
+  const line = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+  expect(line).toMatch(new RegExp(`^mockrouter_admin_${port}=[0-9a-f]{64}; ${COOKIE_FLAGS}$`));
+  const pair = line!.split(';')[0]!;
+  const eq = pair.indexOf('=');
+  return { name: pair.slice(0, eq), value: pair.slice(eq + 1), pair };
+}
+
 describe('the admin token', () => {
   let server: RunningServer;
   const TOKEN = 'tok-123';
@@ -32,27 +42,77 @@ describe('the admin token', () => {
   afterAll(() => server.close());
   const url = (path: string) => `${server.url}/__mock/${path}`;
 
-  it('is taken from Authorization: Bearer, X-Mock-Admin-Token or the cookie; anything else is a 401 envelope', async () => {
+  it('is taken from Authorization: Bearer, X-Mock-Admin-Token or a login session\'s cookie; anything else is a 401 envelope', async () => {
     expect((await rawHttp(url('requests'))).status).toBe(401);
     expect(message(await rawHttp(url('requests')))).toMatch(/missing or wrong admin token .*open \/__mock\/ui\?token=<token> once/);
     expect((await rawHttp(url('requests'), { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     expect((await rawHttp(url('requests'), { headers: { 'X-Mock-Admin-Token': TOKEN } })).status).toBe(200);
-    expect((await rawHttp(url('requests'), { headers: { Cookie: `theme=dark; mockrouter_admin=${TOKEN}` } })).status).toBe(200);
-    expect((await rawHttp(url('requests'), { headers: { Cookie: 'mockrouter_admin=nope' } })).status).toBe(401);
+    const cookie = loginCookie((await fetch(url(`ui?token=${TOKEN}`), { redirect: 'manual' })).headers.get('set-cookie'), server.port);
+    expect((await rawHttp(url('requests'), { headers: { Cookie: `theme=dark; ${cookie.pair}` } })).status).toBe(200);
+    expect((await rawHttp(url('requests'), { headers: { Cookie: `${cookie.name}=${'0'.repeat(64)}` } })).status).toBe(401);
     expect((await rawHttp(url('requests'), { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
     expect((await rawHttp(url('health'))).status).toBe(200);
     // The event stream too (an EventSource sends the cookie).
-    const events = await fetch(url('events'), { headers: { Cookie: `mockrouter_admin=${TOKEN}` } });
+    const events = await fetch(url('events'), { headers: { Cookie: cookie.pair } });
     expect(events.status).toBe(200);
     await events.body!.cancel();
     expect((await fetch(url('events'))).status).toBe(401);
+  });
+
+  it('the cookie carries a random session id, never the token: the token itself in a cookie is refused', async () => {
+    const first = loginCookie((await fetch(url(`ui?token=${TOKEN}`), { redirect: 'manual' })).headers.get('set-cookie'), server.port);
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const second = loginCookie((await rawHttp(url('login'), { method: 'POST', headers: form, body: `token=${TOKEN}` })).headers['set-cookie'], server.port);
+    expect(first.value).not.toContain(TOKEN);
+    expect(second.value).not.toBe(first.value);
+    for (const name of ['mockrouter_admin', `mockrouter_admin_${server.port}`]) {
+      expect((await rawHttp(url('requests'), { headers: { Cookie: `${name}=${TOKEN}` } })).status, name).toBe(401);
+    }
+    // Both sessions stay valid.
+    expect((await rawHttp(url('requests'), { headers: { Cookie: first.pair } })).status).toBe(200);
+    expect((await rawHttp(url('requests'), { headers: { Cookie: second.pair } })).status).toBe(200);
+  });
+
+  it('the cookie is named per port, so two servers on one host keep their own; a session of one is no key to the other', async () => {
+    const other = await startServer({ port: 0, adminToken: TOKEN });
+    try {
+      const mine = loginCookie((await fetch(url(`ui?token=${TOKEN}`), { redirect: 'manual' })).headers.get('set-cookie'), server.port);
+      const theirs = loginCookie((await fetch(`${other.url}/__mock/ui?token=${TOKEN}`, { redirect: 'manual' })).headers.get('set-cookie'), other.port);
+      expect(mine.name).not.toBe(theirs.name);
+      // A browser sends every cookie of the host to both ports: each server takes its own.
+      const both = `${mine.pair}; ${theirs.pair}`;
+      expect((await rawHttp(url('requests'), { headers: { Cookie: both } })).status).toBe(200);
+      expect((await rawHttp(`${other.url}/__mock/requests`, { headers: { Cookie: both } })).status).toBe(200);
+      expect((await rawHttp(`${other.url}/__mock/requests`, { headers: { Cookie: `${theirs.name}=${mine.value}` } })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('the cookie\'s name follows the port of Host (the port the browser sees), 80 without one', () => {
+    expect(adminCookieName('127.0.0.1:4010')).toBe('mockrouter_admin_4010');
+    expect(adminCookieName('localhost:04011')).toBe('mockrouter_admin_4011');
+    expect(adminCookieName('[::1]:8080')).toBe('mockrouter_admin_8080');
+    expect(adminCookieName('[::1]')).toBe('mockrouter_admin_80');
+    expect(adminCookieName('mockrouter')).toBe('mockrouter_admin_80');
+    expect(adminCookieName(undefined)).toBe('mockrouter_admin_80');
+    expect(adminCookieName('localhost:x')).toBe('mockrouter_admin_80');
+  });
+
+  it('keeps a bounded number of sessions: past the bound the oldest must log in again', () => {
+    const sessions = new AdminSessions(2);
+    const [a, b, c] = [sessions.issue(), sessions.issue(), sessions.issue()];
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect(sessions.size).toBe(2);
+    expect([sessions.has(a), sessions.has(b), sessions.has(c), sessions.has(undefined)]).toEqual([false, true, true, false]);
   });
 
   it('?token= on an admin GET sets the cookie and redirects (303) to the same URL without it', async () => {
     const res = await fetch(url(`ui?x=1&token=${TOKEN}&y=two`), { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/__mock/ui?x=1&y=two');
-    expect(res.headers.get('set-cookie')).toBe(`mockrouter_admin=${TOKEN}; ${COOKIE_FLAGS}`);
+    loginCookie(res.headers.get('set-cookie'), server.port);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const requests = await fetch(url(`requests?token=${TOKEN}`), { redirect: 'manual' });
     expect(requests.status).toBe(303);
@@ -68,7 +128,8 @@ describe('the admin token', () => {
     const ok = await rawHttp(url('login'), { method: 'POST', headers: form, body: `token=${TOKEN}` });
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/__mock/ui');
-    expect(ok.headers['set-cookie']).toEqual([`mockrouter_admin=${TOKEN}; ${COOKIE_FLAGS}`]);
+    expect(ok.headers['set-cookie']).toHaveLength(1);
+    loginCookie(ok.headers['set-cookie'], server.port);
     // From the dashboard's own page: same origin.
     const page = await rawHttp(url('login'), { method: 'POST', headers: { ...form, Origin: server.url }, body: `token=${TOKEN}` });
     expect(page.status).toBe(303);
@@ -88,14 +149,13 @@ describe('the admin token', () => {
     expect((await rawHttp(url('login'))).status).toBe(401);
   });
 
-  it('a token with characters a cookie cannot hold is percent-encoded in the cookie and accepted back', async () => {
+  it('a token with characters a cookie cannot hold logs in all the same (the cookie holds a session id, not the token)', async () => {
     const odd = await startServer({ port: 0, adminToken: 'a b;c=d' });
     try {
       const res = await fetch(`${odd.url}/__mock/requests?token=${encodeURIComponent('a b;c=d')}`, { redirect: 'manual' });
       expect(res.status).toBe(303);
-      const cookie = res.headers.get('set-cookie')!;
-      expect(cookie).toBe(`mockrouter_admin=a%20b%3Bc%3Dd; ${COOKIE_FLAGS}`);
-      const again = await fetch(`${odd.url}/__mock/requests`, { headers: { Cookie: cookie.split(';')[0]! } });
+      const cookie = loginCookie(res.headers.get('set-cookie'), odd.port);
+      const again = await fetch(`${odd.url}/__mock/requests`, { headers: { Cookie: cookie.pair } });
       expect(again.status).toBe(200);
     } finally {
       await odd.close();
@@ -251,6 +311,95 @@ describe('state-changing admin requests from other sites', () => {
   });
 });
 
+describe('admin requests another site made (Sec-Fetch-Site), with or without Origin', () => {
+  let server: RunningServer;
+  const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+  beforeAll(async () => {
+    server = await startServer({ port: 0, cors: '*,http://localhost:5173' });
+  });
+  afterAll(() => server.close());
+  const url = (path: string) => `${server.url}/__mock/${path}`;
+  const REFUSED = /^Admin API: (GET|POST|PUT|DELETE|HEAD) \/__mock\/\S+ from another site \(Sec-Fetch-Site: (cross|same)-site\) refused: admin requests are same-origin only \(cross-site request forgery defense\); name the origin with --cors \(option cors\) to allow it$/;
+
+  it('refuses state-changing ones from cross-site and same-site pages without Origin (403), and changes nothing', async () => {
+    await (await fetch(`${server.baseUrl}/model/openai/gpt-4o`, { headers: auth() })).arrayBuffer();
+    const scenario = server.gateway.scenarios.defaultScenario;
+    for (const site of ['cross-site', 'same-site']) {
+      const reset = await rawHttp(url('reset'), { method: 'POST', headers: { 'Sec-Fetch-Site': site, 'Sec-Fetch-Mode': 'no-cors' } });
+      expect(reset.status, site).toBe(403);
+      expect(message(reset)).toMatch(REFUSED);
+      const clear = await rawHttp(url('requests'), { method: 'DELETE', headers: { 'Sec-Fetch-Site': site } });
+      expect(clear.status, site).toBe(403);
+      const put = await rawHttp(url('scenario'), { method: 'PUT', headers: { 'Sec-Fetch-Site': site, 'Content-Type': 'text/plain' }, body: '{"name":"rate-limited"}' });
+      expect(put.status, site).toBe(403);
+    }
+    expect(server.gateway.journal.size).toBe(1);
+    expect(server.gateway.scenarios.defaultScenario).toBe(scenario);
+  });
+
+  it('refuses reads of admin resources from other sites: an <img> of a journal entry\'s audio renders nothing', async () => {
+    const speech = await fetch(`${server.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: TTS, input: 'Not for other sites.', voice: 'alloy', response_format: 'pcm' }),
+    });
+    await speech.arrayBuffer();
+    const seq = server.gateway.journal.last()!.seq;
+    const image = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' };
+    for (const path of [`requests/${seq}/audio`, `requests/${seq}`, 'requests', 'scenarios', 'clock', 'events', 'ui', 'ui/app.js']) {
+      const res = await rawHttp(url(path), { headers: image });
+      expect(res.status, path).toBe(403);
+      expect(message(res)).toMatch(REFUSED);
+    }
+    expect((await rawHttp(url(`requests/${seq}/audio`), { headers: { ...image, 'Sec-Fetch-Site': 'same-site' } })).status).toBe(403);
+    expect((await rawHttp(url(`requests/${seq}/audio`), { method: 'HEAD', headers: image })).status).toBe(403);
+    // A page of another site that frames the dashboard, or fetches it, is refused too.
+    expect((await rawHttp(url('ui'), { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' } })).status).toBe(403);
+    expect((await rawHttp(url('ui'), { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors', 'Origin': 'https://evil.example' } })).status).toBe(403);
+    // The same requests from the dashboard itself (same-origin), typed in the address bar (none) or without the header pass.
+    for (const site of ['same-origin', 'none', undefined]) {
+      const headers: Record<string, string> = site === undefined ? {} : { 'Sec-Fetch-Site': site };
+      const audio = await rawHttp(url(`requests/${seq}/audio`), { headers });
+      expect(audio.status, site).toBe(200);
+      expect(audio.headers['content-type']).toMatch(/^audio\/pcm/);
+      expect((await rawHttp(url('requests'), { headers })).status, site).toBe(200);
+      expect((await rawHttp(url('scenario'), { method: 'PUT', headers: { ...headers, Origin: server.url, 'Content-Type': 'application/json' }, body: '{"name":null}' })).status, site).toBe(200);
+    }
+  });
+
+  it('passes a link to the dashboard (a top-level navigation), origins named by --cors, and the health check', async () => {
+    const navigate = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-User': '?1' };
+    expect([200, 503]).toContain((await rawHttp(url('ui'), { headers: navigate })).status);
+    // A navigation elsewhere in the admin API is still refused.
+    expect((await rawHttp(url('requests'), { headers: navigate })).status).toBe(403);
+    const named = await rawHttp(url('requests'), { headers: { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'cors', Origin: 'http://localhost:5173' } });
+    expect(named.status).toBe(200);
+    expect(named.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect((await rawHttp(url('reset'), { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-site', Origin: 'http://localhost:5173' } })).status).toBe(204);
+    const health = await rawHttp(url('health'), { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' } });
+    expect(health.status).toBe(200);
+    // The gateway API under /api/v1 is not affected.
+    expect((await rawHttp(`${server.baseUrl}/model/openai/gpt-4o`, { headers: { ...auth(), 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(200);
+  });
+
+  it('guardAdmin (pure): Sec-Fetch-Site cross-site and same-site are refused before the token is looked at', () => {
+    const guard = { token: 't', sessions: new AdminSessions(), hosts: hostPolicyOf(undefined), cors: DEFAULT_CORS_POLICY };
+    const request = (method: string, site: string | undefined) => ({
+      method,
+      path: '/__mock/reset',
+      query: '',
+      headers: { host: 'localhost:4010', authorization: 'Bearer t', ...(site === undefined ? {} : { 'sec-fetch-site': site }) },
+    });
+    for (const method of ['GET', 'POST']) {
+      expect(guardAdmin(request(method, 'cross-site'), guard)?.status, method).toBe(403);
+      expect(guardAdmin(request(method, 'Same-Site'), guard)?.status, method).toBe(403);
+      expect(guardAdmin(request(method, 'same-origin'), guard), method).toBeUndefined();
+      expect(guardAdmin(request(method, 'none'), guard), method).toBeUndefined();
+      expect(guardAdmin(request(method, undefined), guard), method).toBeUndefined();
+    }
+  });
+});
+
 describe('FrontDoor.guardAdmin, for admin pages an adapter serves itself', () => {
   const door = frontDoor(createGateway(), { admin: 'on', adminToken: 't' });
   const request = (host: string, query = '') => ({ method: 'GET', path: '/__mock/ui', query, headers: { host } });
@@ -259,8 +408,12 @@ describe('FrontDoor.guardAdmin, for admin pages an adapter serves itself', () =>
     expect(door.guardAdmin!(request('evil.example'), { token: false })?.status).toBe(403);
     expect(door.guardAdmin!(request('localhost:4010'), { token: false })).toBeUndefined();
     expect(door.guardAdmin!(request('localhost:4010'))?.status).toBe(401);
-    expect(door.guardAdmin!({ ...request('localhost:4010'), headers: { host: 'localhost', cookie: 'mockrouter_admin=t' } })).toBeUndefined();
-    const login = door.guardAdmin!(request('localhost:4010', 'token=t'));
-    expect(login).toMatchObject({ status: 303, headers: { Location: '/__mock/ui', 'Set-Cookie': `mockrouter_admin=t; ${COOKIE_FLAGS}` } });
+    expect(door.guardAdmin!({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: 'mockrouter_admin=t' } })?.status).toBe(401);
+    const login = door.guardAdmin!(request('localhost:4010', 'token=t'))!;
+    expect(login).toMatchObject({ status: 303, headers: { Location: '/__mock/ui' } });
+    const cookie = loginCookie(login.headers['Set-Cookie'], 4010);
+    expect(door.guardAdmin!({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: cookie.pair } })).toBeUndefined();
+    // The session is the front door's: the admin routes behind it take it too.
+    expect(door({ ...request('localhost:4010'), path: '/__mock/requests', headers: { host: 'localhost:4010', cookie: cookie.pair } }).status).toBe(200);
   });
 });

@@ -19,13 +19,13 @@
  * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
  * | `POST /__mock/clock` | body `{"advance_ms":N}` (whole ms ≥ 0) or `{"now":"<ISO time>"}`; 200 with the clock as for GET; 400 for a move out of years 1970–9999 |
  * | `GET /__mock/events` | Server-Sent Events (`admin-events.ts`) |
- * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with the token's cookie (`admin-guard.ts`) |
+ * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with a login session's cookie (`admin-guard.ts`) |
  *
  * @module
  */
 import * as z from 'zod';
 import { eventStream } from './admin-events.js';
-import { guardAdmin, hostPolicyOf, login, type HostPolicy } from './admin-guard.js';
+import { guardAdmin, hostPolicyOf, login, type AdminSessions, type HostPolicy } from './admin-guard.js';
 import { replaySpeech } from './audio-replay.js';
 import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from './clock.js';
 import { DEFAULT_CORS_POLICY, type CorsPolicy } from './cors.js';
@@ -255,9 +255,11 @@ export type AdminExposure = 'on' | 'health' | 'off';
 export interface AdminOptions {
   /**
    * When set, every admin request but `GET /__mock/health` must carry it (`Authorization: Bearer <token>`,
-   * `X-Mock-Admin-Token: <token>` or the cookie `mockrouter_admin`); others get 401.
+   * `X-Mock-Admin-Token: <token>` or the login cookie `mockrouter_admin_<port>`); others get 401.
    */
   token?: string | undefined;
+  /** The server's login sessions (`admin-guard.ts`), made once per server; without it no login cookie is issued or accepted. */
+  sessions?: AdminSessions | undefined;
   /** The `Host` values admin requests may carry (`hostPolicyOf`); default `localhost`, `127.0.0.1` and `[::1]`. */
   hosts?: HostPolicy | undefined;
   /** The CORS policy, whose named origins may also send state-changing admin requests; default {@link DEFAULT_CORS_POLICY}. */
@@ -283,7 +285,7 @@ const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Admi
   scenario: { PUT: setScenario },
   clock: { GET: clockState, POST: moveClock },
   events: { GET: (gateway) => eventStream(gateway.events) },
-  login: { POST: (_gateway, request, _params, options) => login(request, options.token) },
+  login: { POST: (_gateway, request, _params, options) => login(request, options.token, options.sessions) },
 };
 
 const TEMPLATES = Object.entries(ADMIN_ROUTES).map(([template, methods]) => ({ template, segments: template.split('/'), methods }));
@@ -320,7 +322,7 @@ export function isHealthPath(path: string): boolean {
 export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
   if (path !== 'health') {
-    const refused = guardAdmin(request, { token: options.token, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
+    const refused = guardAdmin(request, { token: options.token, sessions: options.sessions, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
     if (refused) return refused;
   }
   try {

@@ -8,7 +8,7 @@
  * @module
  */
 import { ADMIN_PREFIX, handleAdmin, isHealthPath, type AdminExposure } from './admin.js';
-import { guardAdmin, hostPolicyOf, type GuardChecks, type HostPolicy } from './admin-guard.js';
+import { AdminSessions, guardAdmin, hostPolicyOf, type GuardChecks, type HostPolicy } from './admin-guard.js';
 import { apiIndex, isIndexRequest } from './api-index.js';
 import { DEFAULT_CORS_POLICY, corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy, type CorsScope } from './cors.js';
 import type { Gateway } from './gateway.js';
@@ -76,10 +76,12 @@ export function frontDoor(gateway: Gateway, options: FrontDoorOptions): FrontDoo
   const { admin, adminToken } = options;
   const policy = options.cors ?? DEFAULT_CORS_POLICY;
   const hosts = options.allowedHosts ?? hostPolicyOf(undefined);
+  // The login sessions of this front door's server: the cookie a browser gets carries one of them, not the token.
+  const sessions = adminToken === undefined ? undefined : new AdminSessions();
   const route = (request: CoreRequest): CoreResponse => {
     if (isIndexRequest(request.method, request.path)) return apiIndex(admin);
     if (admin !== 'off' && request.path.startsWith(ADMIN_PREFIX) && (admin === 'on' || isHealthPath(request.path))) {
-      return handleAdmin(gateway, request, { token: adminToken, hosts, cors: policy });
+      return handleAdmin(gateway, request, { token: adminToken, sessions, hosts, cors: policy });
     }
     return gateway.handle(request);
   };
@@ -92,7 +94,7 @@ export function frontDoor(gateway: Gateway, options: FrontDoorOptions): FrontDoo
   };
   answer.withCors = (request, response) => withCorsHeaders(policy, header(request.headers, 'origin'), scopeOf(request.path), response);
   answer.guardAdmin = (request, checks) => {
-    const refused = guardAdmin(request, { token: adminToken, hosts, cors: policy }, checks);
+    const refused = guardAdmin(request, { token: adminToken, sessions, hosts, cors: policy }, checks);
     return refused && withCorsHeaders(policy, header(request.headers, 'origin'), 'admin', refused);
   };
   return answer;
