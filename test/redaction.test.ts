@@ -4,7 +4,9 @@
  * with every credential header and query parameter a client may send. The request log line: test/logger.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED, REDACTED_BEARER, isSecretHeader, isSecretParam, redactHeaders, redactQueryParams, redactUrl } from '../src/core/redact.js';
+import { REDACTED, REDACTED_BEARER, isSecretHeader, isSecretParam, redactHeaders, redactQueryParams, redactUrl, redactUrlsIn } from '../src/core/redact.js';
+import { startServer } from '../src/server/index.js';
+import { rawHttp } from './support/raw-http.js';
 import { modes, type RunningMode } from './support/modes.js';
 
 const SECRET = 'sk-or-v1-redaction-secret-0123456789';
@@ -68,6 +70,11 @@ describe('the redaction rules (pure)', () => {
     expect(redactUrl('/api/v1/models')).toBe('/api/v1/models');
     expect(redactUrl(`/x?%zz=1&key=${SECRET}`)).toBe('/x?%zz=1&key=[redacted]');
   });
+
+  it('redactUrlsIn redacts the URLs an error message quotes', () => {
+    expect(redactUrlsIn(`'/__mock/ui%zz?x=1&token=${SECRET}' is not a valid url component`)).toBe("'/__mock/ui%zz?x=1&token=[redacted]' is not a valid url component");
+    expect(redactUrlsIn('no URL here: key=1')).toBe('no URL here: key=1');
+  });
 });
 
 describe.each(modes)('the journal keeps no credential ($name)', (mode) => {
@@ -93,6 +100,22 @@ describe.each(modes)('the journal keeps no credential ($name)', (mode) => {
       expect(listed).toContain('"x-mock-session":"redaction"');
       expect(listed).not.toContain(SECRET);
       expect(await (await fetch(`${mock.adminUrl}/__mock/requests/${entry.seq}`)).text()).not.toContain(SECRET);
+    }
+  });
+});
+
+describe('errors repeat no credential (server)', () => {
+  it('the envelope of a URL fastify cannot read quotes it with the admin token and keys redacted', async () => {
+    const server = await startServer({ port: 0, adminToken: SECRET });
+    try {
+      for (const path of [`/__mock/ui%zz?token=${SECRET}`, `/api/v1/models%?x=1&key=${SECRET}`]) {
+        const res = await rawHttp(`${server.url}${path}`);
+        expect(res.status, path).toBe(400);
+        expect(res.text, path).toContain('=[redacted]');
+        expect(res.text, path).not.toContain(SECRET);
+      }
+    } finally {
+      await server.close();
     }
   });
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import { errorResponse } from './errors.js';
+import { redactUrlsIn } from './redact.js';
 import { bodyTooLargeMessage } from './request.js';
 import type { CoreResponse } from './types.js';
 
@@ -39,9 +40,10 @@ export function hostRequired(): CoreResponse {
 
 /**
  * An error the HTTP framework raised while reading the request (before the pipeline): its status when it is an
- * error status (a body over `MAX_BODY_BYTES` is 413 with the core's own message), else 500.
+ * error status (a body over `MAX_BODY_BYTES` is 413 with the core's own message), else 500. A URL the message
+ * quotes (fastify's `'<url>' is not a valid url component`) has its credentials redacted (`redactUrlsIn`).
  */
 export function frameworkError(status: number | undefined, message: string): CoreResponse {
   const code = status !== undefined && status >= 400 ? status : 500;
-  return errorResponse(code, { message: code === 413 ? bodyTooLargeMessage() : message });
+  return errorResponse(code, { message: code === 413 ? bodyTooLargeMessage() : redactUrlsIn(message) });
 }

@@ -118,3 +118,17 @@ export function redactUrl(url: string): string {
   }
   return changed ? `${url.slice(0, q)}?${parts.join('&')}` : url;
 }
+
+/** A request target inside a message: a path from `/` with a query, up to white space or a quote. */
+const URL_IN_TEXT = /\/[^\s'"`]*\?[^\s'"`]*/g;
+
+/**
+ * `text` (an error message that may quote the request's URL, such as fastify's `'<url>' is not a valid url
+ * component`) with each quoted request target passed through {@link redactUrl}.
+ *
+ * @example redactUrlsIn("'/__mock/ui%zz?token=s3cret' is not a valid url component")
+ *   // "'/__mock/ui%zz?token=[redacted]' is not a valid url component"
+ */
+export function redactUrlsIn(text: string): string {
+  return text.replace(URL_IN_TEXT, (url) => redactUrl(url));
+}
