@@ -4,9 +4,12 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { KeysError } from './core/accounts.js';
 import { hostPolicyOf } from './core/admin-guard.js';
 import { ConfigFileError, problemLine } from './core/config.js';
 import { corsPolicyOf } from './core/cors.js';
+import { FixtureError } from './core/fixtures/parse.js';
+import { ScenarioError } from './core/scenarios/parse.js';
 import { OptionsError } from './core/options.js';
 import { packageVersion } from './node/package-files.js';
 import { startBufferCollector } from './server/buffer-collector.js';
@@ -133,6 +136,17 @@ const flags = program.opts<{
 /** The most problems of a bad configuration file listed after the first, one per line. */
 const MAX_LISTED_PROBLEMS = 20;
 
+/**
+ * The flag whose file or folder `error` is about: the error's class tells the option, and a `ScenarioError` is
+ * `--scenario`'s when it names that file, else about a file or folder of `--scenarios`.
+ */
+function flagOfFileError(error: ConfigFileError): string | undefined {
+  if (error instanceof KeysError) return '--keys';
+  if (error instanceof FixtureError) return '--fixtures';
+  if (error instanceof ScenarioError) return error.file === flags.scenario ? '--scenario' : '--scenarios';
+  return undefined;
+}
+
 function fail(message: string): never {
   process.stderr.write(`mockrouter: ${message}\n`);
   process.exit(1);
@@ -190,10 +204,12 @@ try {
 } catch (error) {
   const e = error as NodeJS.ErrnoException;
   if (e instanceof ConfigFileError) {
-    // The first line is the message (first problem and the count of the others); each other problem follows.
+    // The first line is the flag and the message (`--keys keys.yaml: keys[2]: ...`: first problem and the count of
+    // the others); each other problem follows.
     const others = e.problems.slice(1, 1 + MAX_LISTED_PROBLEMS).map((problem) => `\n  ${problemLine(e.file, problem)}`);
     const unlisted = e.problems.length - 1 - others.length;
-    fail(e.message + others.join('') + (unlisted > 0 ? `\n  (${unlisted} more not shown)` : ''));
+    const flag = flagOfFileError(e);
+    fail((flag ? `${flag} ${e.message}` : e.message) + others.join('') + (unlisted > 0 ? `\n  (${unlisted} more not shown)` : ''));
   }
   if (e instanceof OptionsError) fail(`${FLAG_OF_OPTION[e.option] ?? e.option}: ${e.problem}`);
   if (e.code === 'EADDRINUSE') fail(`port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`);

@@ -153,7 +153,7 @@ describe('mockrouter CLI', () => {
   it.each([
     [['--port', 'abc'], /^mockrouter: option '-p, --port <port>' argument 'abc' is invalid\. expected an integer from 0 to 65535, got "abc"/],
     [['--seed', '1.5'], /--seed.*expected an integer/],
-    [['--fixtures', '/nonexistent-dir'], /nonexistent-dir\/models\.json: file not found/],
+    [['--fixtures', '/nonexistent-dir'], /^mockrouter: --fixtures \/nonexistent-dir: folder not found$/m],
     [['--bogus'], /^mockrouter: unknown option '--bogus'/],
     [['--generation-delay', 'fast'], /--generation-delay.*expected a whole number of ms from 0 to 3600000, or "realistic", got "fast"/],
     [['--scenario', 'nope'], /^mockrouter: --scenario: unknown scenario "nope"; loaded scenarios: bad-gateway, /],
@@ -182,7 +182,7 @@ describe('mockrouter CLI', () => {
       expect(await cli.exit).toBe(1);
       const file = join(dir, 'models.json');
       expect(cli.stderr().trimEnd().split('\n')).toEqual([
-        `mockrouter: ${file}: models[0].id: required key is missing (expected string) (and 2 more problems)`,
+        `mockrouter: --fixtures ${file}: models[0].id: required key is missing (expected string) (and 2 more problems)`,
         `  ${file}: models[1].pricing.prompt: expected string, received number`,
         `  ${file}: models[3].context_length: expected number, received string`,
       ]);

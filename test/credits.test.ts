@@ -293,7 +293,7 @@ describe('keys file through the CLI (YAML)', () => {
     const bad = runCli(['--port', '0', '--keys', file]);
     expect(await bad.exit).toBe(1);
     const stderr = bad.stderr();
-    expect(stderr).toBe(`mockrouter: ${file}: ${detail}\n`);
+    expect(stderr).toBe(`mockrouter: --keys ${file}: ${detail}\n`);
     expect(bad.stdout()).toBe('');
   });
 });

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type * as z from 'zod';
 import { ConfigFileError, validateConfig, type ConfigErrorClass } from '../core/config.js';
+import { readUserFile } from './read-user-file.js';
 
 let yamlModule: typeof Yaml | undefined;
 
@@ -33,15 +33,60 @@ function jsonErrorLocation(text: string, err: unknown): string {
   return `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
 }
 
-/** The value of a YAML text, or where and why it does not parse (`line L, column C`). */
+/**
+ * How many nodes aliases may stand for, counted as the `yaml` package does (each use of an anchor times the aliases
+ * inside it): its default, which refuses an alias bomb ("billion laughs") before it expands.
+ */
+const MAX_YAML_ALIAS_COUNT = 100;
+
+/** `line L, column C` of an offset of the text. */
+function lineAndColumn(lines: Yaml.LineCounter, offset: number): string {
+  const pos = lines.linePos(offset);
+  return `line ${pos.line}, column ${pos.col}`;
+}
+
+/**
+ * The value of a YAML text, or where and why it does not parse (`line L, column C`): a syntax error, or an alias
+ * that expands past {@link MAX_YAML_ALIAS_COUNT} or names no anchor (which the `yaml` package reports only when
+ * building the value, without a position).
+ */
 function parseYaml(text: string): { value: unknown } | { location: string; problem: string } {
   const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   const [error] = doc.errors;
-  if (!error) return { value: doc.toJS() as unknown };
-  const pos = lines.linePos(error.pos[0]);
-  return { location: `line ${pos.line}, column ${pos.col}`, problem: errorText(error.message) };
+  if (error) return { location: lineAndColumn(lines, error.pos[0]), problem: errorText(error.message) };
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown };
+  } catch (err) {
+    // The yaml package throws a ReferenceError for an alias (too many uses, no anchor); anything else has no place.
+    const alias = err instanceof ReferenceError ? failingAlias(doc) : undefined;
+    return { location: alias?.range ? lineAndColumn(lines, alias.range[0]) : '', problem: errorText(err) };
+  }
+}
+
+/**
+ * The alias at which building the value of `doc` throws: builds it again with each alias node recording itself
+ * when it is resolved (an own `toJSON` that calls the class's), and returns the last one recorded. Only called
+ * once building has failed, so a valid document is built once and untouched.
+ */
+function failingAlias(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
+  const { Alias, visit } = yaml();
+  let last: Yaml.Alias | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      node.toJSON = function (this: Yaml.Alias, ...args: Parameters<Yaml.Alias['toJSON']>) {
+        last = node;
+        return Alias.prototype.toJSON.apply(this, args) as unknown;
+      };
+    },
+  });
+  try {
+    doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch {
+    return last;
+  }
+  return undefined;
 }
 
 /**
@@ -69,19 +114,15 @@ function parseConfigText(file: string, text: string, ErrorClass: ConfigErrorClas
 }
 
 /**
- * Reads and parses a file (JSON or YAML by extension), without validating it.
+ * Reads (through `readUserFile` of `./read-user-file.ts`: a regular file of at most 10 MiB, read within a time
+ * limit) and parses a file (JSON or YAML by extension), without validating it.
  *
- * @throws {ConfigFileError} (of class `ErrorClass`) when the file is missing or unreadable or has a syntax error.
+ * @throws {ConfigFileError} (of class `ErrorClass`) when the file is missing, unreadable, not a regular file, too
+ *   large or too slow to read, or has a syntax error or an alias that expands too far (YAML).
  */
 export function readConfigValue(file: string, ErrorClass: ConfigErrorClass = ConfigFileError): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ErrorClass(file, '', code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(err)})`);
-  }
-  return parseConfigText(file, text, ErrorClass);
+  const expected = extname(file).toLowerCase() === '.json' ? 'a JSON file' : 'a JSON or YAML file';
+  return parseConfigText(file, readUserFile(file, ErrorClass, { expected }), ErrorClass);
 }
 
 /**

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { FixtureError, fixturesOf, parseFixtures } from '../core/fixtures/parse.js';
 import type { Fixtures, GenerationsFile, ModelsFile } from '../core/fixtures/schema.js';
 import { readConfigValue } from './config-file.js';
+import { checkUserFolder } from './read-user-file.js';
 import { DEFAULT_FIXTURES_DIR } from './package-files.js';
 
 let defaultFixtures: Fixtures | undefined;
@@ -19,14 +20,16 @@ let defaultFixtures: Fixtures | undefined;
  * @param dir Folder holding both files. Default: the package's own `fixtures/` folder; that result is loaded once
  *   per process and the same object is returned on every later call (treat it as read-only).
  * @returns The validated fixtures (records keep unknown keys).
- * @throws {FixtureError} when a file is missing or unreadable, is not JSON, violates its schema, or refers to
- *   something that does not exist (an alias target, a speech entry) — see {@link FixtureError} for the message.
+ * @throws {FixtureError} when `dir` is not a folder, when a file is missing or unreadable, is not a regular file or
+ *   is larger than 10 MiB (`src/node/read-user-file.ts`), is not JSON, violates its schema, or refers to something
+ *   that does not exist (an alias target, a speech entry) — see {@link FixtureError} for the message.
  */
 export function loadFixtures(dir?: string): Fixtures {
   if (dir === undefined) {
     defaultFixtures ??= loadTrusted(DEFAULT_FIXTURES_DIR);
     return defaultFixtures;
   }
+  checkUserFolder(dir, FixtureError, 'a folder holding models.json and generations.json');
   const modelsPath = join(dir, 'models.json');
   const generationsPath = join(dir, 'generations.json');
   const models = readConfigValue(modelsPath, FixtureError);

@@ -9,6 +9,7 @@ import { extname, join } from 'node:path';
 import { parseBuiltinScenarios, ScenarioError, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
 import { ScenarioSchema } from '../core/scenarios/schema.js';
 import { readConfigFile } from './config-file.js';
+import { checkUserFolder } from './read-user-file.js';
 import { BUILTIN_SCENARIOS_DIR, PACKAGE_DIR } from './package-files.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
@@ -18,7 +19,8 @@ const GENERATED = new Set(['schema.json', 'builtins.json']);
 /**
  * Reads one scenario file (JSON or YAML).
  *
- * @throws {ScenarioError} when the file is missing, has a syntax error or does not match the schema.
+ * @throws {ScenarioError} when the file is missing or unreadable, is not a regular file or is larger than 10 MiB
+ *   (`src/node/read-user-file.ts`), has a syntax error or does not match the schema.
  */
 export function loadScenarioFile(file: string): LoadedScenario {
   return { scenario: readConfigFile(file, ScenarioSchema, ScenarioError), source: file };
@@ -28,9 +30,11 @@ export function loadScenarioFile(file: string): LoadedScenario {
  * Reads every `*.json`, `*.yaml` and `*.yml` file of `dir`, in name order (not recursive; `schema.json` and
  * `builtins.json` are skipped).
  *
- * @throws {ScenarioError} for a missing folder or any invalid file.
+ * @throws {ScenarioError} for a missing folder, a path that is not a folder, or any invalid file (a `.yaml` entry
+ *   that is a FIFO or a folder included).
  */
 export function loadScenarioDir(dir: string): LoadedScenario[] {
+  checkUserFolder(dir, ScenarioError, 'a folder of JSON or YAML scenario files');
   let names: string[];
   try {
     names = readdirSync(dir).sort();
