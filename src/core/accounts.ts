@@ -17,6 +17,7 @@ import { GatewayError } from './errors.js';
 import { userIdFor } from './ids.js';
 import { FREE_MODEL_LIMIT, RateLimitSchema, RateLimiter, type RateLimit } from './rate-limit.js';
 import type { HeaderMap } from './types.js';
+import { forgetKeyDigests, keyDigest } from './session.js';
 import { roundUsd } from './usd.js';
 
 /** A keys file or definition is invalid (message: file, path inside it, what was expected). */
@@ -63,7 +64,10 @@ export type KeysOption = string | KeyList;
 
 /** A key's live state. */
 export interface Account {
-  readonly key: string;
+  /** The key's {@link keyDigest} (SHA-256, 64 hex digits): what per-key stores are keyed by; never the key. */
+  readonly digest: string;
+  /** The key as `GET /key` labels it ({@link keyLabel}). */
+  readonly label: string;
   readonly userId: string;
   /** The key's credit limit from the keys file, USD, or `null` for unlimited. */
   readonly limit: number | null;
@@ -120,11 +124,12 @@ export function keyLabel(key: string): string {
   return label === key ? '...' : label;
 }
 
-/** A fresh account for a key entry. */
-function accountOf(entry: Pick<KeyEntryOutput, 'key'> & Partial<KeyEntryOutput>): Account {
+/** A fresh account for a key entry whose key has digest `digest`. */
+function accountOf(entry: Pick<KeyEntryOutput, 'key'> & Partial<KeyEntryOutput>, digest: string): Account {
   const limit = entry.credits ?? null;
   return {
-    key: entry.key,
+    digest,
+    label: keyLabel(entry.key),
     userId: entry.user_id ?? userIdFor(`key:${entry.key}`),
     limit,
     credits: limit,
@@ -156,12 +161,13 @@ export class Accounts {
   authenticate(headers: HeaderMap): Account {
     const key = bearerKey(headers);
     if (key === undefined) throw new GatewayError(401, { message: 'No auth credentials found' });
-    let account = this.#accounts.get(key);
+    const digest = keyDigest(key);
+    let account = this.#accounts.get(digest);
     if (account) return account;
     const entry = this.#entries ? this.#entries.get(key) : { key };
     if (!entry) throw new GatewayError(401, { message: 'User not found.' });
-    account = accountOf(entry);
-    this.#accounts.set(key, account);
+    account = accountOf(entry, digest);
+    this.#accounts.set(digest, account);
     return account;
   }
 
@@ -176,12 +182,16 @@ export class Accounts {
    * {@link UNLIMITED_TOTAL_CREDITS_USD}; the spending of a key not used since the last reset is 0.
    */
   userTotals(account: Account): CreditTotals {
-    const entries = this.#entries ? [...this.#entries.values()].filter((e) => (e.user_id ?? userIdFor(`key:${e.key}`)) === account.userId) : [{ key: account.key, credits: account.limit ?? undefined }];
+    if (!this.#entries) {
+      return { total_credits: roundUsd(account.limit ?? UNLIMITED_TOTAL_CREDITS_USD), total_usage: roundUsd(account.usage.total) };
+    }
+    const entries = [...this.#entries.values()].filter((e) => (e.user_id ?? userIdFor(`key:${e.key}`)) === account.userId);
     let credits = 0;
     let usage = 0;
     for (const entry of entries) {
       credits = roundUsd(credits + (entry.credits ?? UNLIMITED_TOTAL_CREDITS_USD));
-      const live = entry.key === account.key ? account : this.#accounts.get(entry.key);
+      const digest = keyDigest(entry.key);
+      const live = digest === account.digest ? account : this.#accounts.get(digest);
       usage = roundUsd(usage + (live?.usage.total ?? 0));
     }
     return { total_credits: credits, total_usage: usage };
@@ -189,7 +199,7 @@ export class Accounts {
 
   /** Applies the key's own rate limit, if it has one (see {@link RateLimiter.consume}). */
   consumeKeyLimit(account: Account, nowMs: number): void {
-    if (account.rateLimit) this.#limits.consume(`key\u0000${account.key}`, account.rateLimit, nowMs);
+    if (account.rateLimit) this.#limits.consume(`key\u0000${account.digest}`, account.rateLimit, nowMs);
   }
 
   /**
@@ -197,7 +207,7 @@ export class Accounts {
    * and counts the request in `account.freeRequests` when it passes.
    */
   consumeFreeModelLimit(account: Account, modelId: string, nowMs: number): void {
-    this.#limits.consume(`free\u0000${account.key}\u0000${modelId}`, FREE_MODEL_LIMIT, nowMs);
+    this.#limits.consume(`free\u0000${account.digest}\u0000${modelId}`, FREE_MODEL_LIMIT, nowMs);
     account.freeRequests.add(1, nowMs);
   }
 
@@ -217,9 +227,10 @@ export class Accounts {
     account.usage.add(costUsd, nowMs);
   }
 
-  /** Restores every balance and clears every rate-limit window. */
+  /** Restores every balance, clears every rate-limit window and forgets the key digests memoized. */
   reset(): void {
     this.#accounts.clear();
     this.#limits.clear();
+    forgetKeyDigests();
   }
 }

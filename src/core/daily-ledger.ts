@@ -39,7 +39,8 @@ function dayOf(ms: number): number {
  */
 export class DailyLedger {
   #total = 0;
-  readonly #days = new Map<number, number>();
+  /** Sums by UTC day; made on the first addition (an account that never spends keeps no map). */
+  #days: Map<number, number> | undefined;
 
   /** Everything added, at any time. */
   get total(): number {
@@ -49,9 +50,10 @@ export class DailyLedger {
   /** Adds `amount` at `nowMs` (epoch ms). */
   add(amount: number, nowMs: number): void {
     const day = dayOf(nowMs);
+    const days = (this.#days ??= new Map());
     this.#total = roundUsd(this.#total + amount);
-    this.#days.set(day, roundUsd((this.#days.get(day) ?? 0) + amount));
-    for (const kept of this.#days.keys()) if (kept < day - DAYS_KEPT) this.#days.delete(kept);
+    days.set(day, roundUsd((days.get(day) ?? 0) + amount));
+    for (const kept of days.keys()) if (kept < day - DAYS_KEPT) days.delete(kept);
   }
 
   /** The total, and the sums of the UTC day, week (from Monday) and month that hold `nowMs`. Later days do not count. */
@@ -63,7 +65,7 @@ export class DailyLedger {
     let daily = 0;
     let weekly = 0;
     let monthly = 0;
-    for (const [day, amount] of this.#days) {
+    for (const [day, amount] of this.#days ?? []) {
       if (day > today) continue;
       if (day === today) daily = roundUsd(daily + amount);
       if (day >= weekStart) weekly = roundUsd(weekly + amount);

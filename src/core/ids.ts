@@ -50,7 +50,9 @@ export function createGenerationIds(seed: number): GenerationIds {
  */
 export function userIdFor(scope: string): string {
   const h = hashString(scope);
-  let out = 'user_';
-  for (let i = 0; i < 27; i++) out += LOWER_ALPHANUMERIC[hash32(h, i) % LOWER_ALPHANUMERIC.length];
-  return out;
+  // Joined once, not added a character at a time: a string kept per account should be one flat string, not a
+  // chain of 27 concatenations.
+  const chars: string[] = [];
+  for (let i = 0; i < 27; i++) chars.push(LOWER_ALPHANUMERIC[hash32(h, i) % LOWER_ALPHANUMERIC.length]!);
+  return `user_${chars.join('')}`;
 }

@@ -19,7 +19,7 @@ import { header, jsonBodyOrUndefined } from './request.js';
 import { matchRoute, type RouteMatch } from './routes.js';
 import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
-import { sessionOf } from './session.js';
+import { anonymousDigest, sessionOf } from './session.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
@@ -91,12 +91,12 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): 
 
   return (request) => {
     const sessionHeader = header(request.headers, SESSION_HEADER);
-    let session = sessionOf(sessionHeader, 'anonymous');
+    let session = sessionOf(sessionHeader, anonymousDigest());
     let match: RouteMatch | undefined;
     try {
       match = route(request);
       const account = ctx.accounts.authenticate(request.headers);
-      session = sessionOf(sessionHeader, account.key);
+      session = sessionOf(sessionHeader, account.digest);
       return { route: match, session, ...answer(request, match, session, account) };
     } catch (error) {
       return { response: toErrorResponse(error), route: match, session, applied: undefined };

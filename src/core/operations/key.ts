@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { keyLabel, type Account } from '../accounts.js';
+import type { Account } from '../accounts.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 
@@ -23,7 +23,7 @@ function keyData(account: Account, nowMs: number): Record<string, unknown> {
   const freeLimit = account.freeTier || (account.limit !== null && account.limit < FREE_MODEL_DAILY_REQUESTS.creditsForHigh) ? FREE_MODEL_DAILY_REQUESTS.low : FREE_MODEL_DAILY_REQUESTS.high;
   const freeUsed = account.freeRequests.sums(nowMs).daily;
   return {
-    label: keyLabel(account.key),
+    label: account.label,
     limit: account.limit,
     limit_remaining: account.credits,
     limit_reset: null,

@@ -5,6 +5,7 @@
  * @module
  */
 import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
+import { digestOf } from '../session.js';
 import { GatewayError } from '../errors.js';
 import { hash32, hashString } from '../prng.js';
 import { DEFAULT_RETRY_AFTER_S } from '../rate-limit.js';
@@ -211,8 +212,10 @@ export class ScenarioEngine implements ScenarioControl {
       const rule = scenario.rules[index]!;
       if (!matches(rule, facts)) continue;
       const key = `${session}\u0000${scenario.name}\u0000${index}`;
-      const seen = this.#counters.get(key) ?? 0;
-      this.#counters.set(key, seen + 1);
+      // Kept under the key's digest: a fixed size per counter, however long the session id.
+      const slot = digestOf(key);
+      const seen = this.#counters.get(slot) ?? 0;
+      this.#counters.set(slot, seen + 1);
       if (rule.times !== undefined && seen >= rule.times) continue;
       const keyHash = hashString(key);
       const draw = hash32(this.#seed ^ keyHash, seen) / 0x1_0000_0000;

@@ -1,0 +1,76 @@
+/**
+ * Per-key state is bounded by bytes, not only by count (issue 19, finding 3): every per-key and per-session store
+ * is keyed by a fixed-size digest of the key, never the key, so distinct long keys cost a fixed amount each; and
+ * `POST /__mock/reset` frees every per-key structure, memos included. The server runs in its own process
+ * (test/support/instrumented-server.ts) so its heap after a forced GC can be read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInstrumented, type InstrumentedServer } from './support/instrumented.js';
+
+const FREE_TTS = 'openai/gpt-4o-mini-tts-2025-12-15:free';
+/** Key length, characters: about what the probe used (15 KB bearer keys). */
+const KEY_CHARS = 15 * 1024;
+const KEYS = 6000;
+const WARM_UP_KEYS = 300;
+/** Concurrent clients. */
+const CLIENTS = 16;
+
+/** A distinct key of {@link KEY_CHARS} characters for `i`. */
+function longKey(i: number): string {
+  const tag = `sk-${i.toString(36)}-`;
+  return tag + 'k'.repeat(KEY_CHARS - tag.length);
+}
+
+/** One `:free` speech call with key `i`, read to its end; its status. */
+async function speak(baseUrl: string, i: number): Promise<number> {
+  const response = await fetch(`${baseUrl}/audio/speech`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${longKey(i)}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ model: FREE_TTS, input: 'a', voice: 'alloy' }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Keys `from` to `to - 1`, {@link CLIENTS} at a time; the statuses seen, counted. */
+async function speakAll(baseUrl: string, from: number, to: number): Promise<Record<number, number>> {
+  const counts: Record<number, number> = {};
+  let next = from;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < to) {
+        const status = await speak(baseUrl, next++);
+        counts[status] = (counts[status] ?? 0) + 1;
+      }
+    }),
+  );
+  return counts;
+}
+
+describe('distinct long keys', () => {
+  let server: InstrumentedServer;
+  beforeAll(async () => {
+    // Generation records are per request, not per key: keep few, so what grows is what each key leaves.
+    server = await startInstrumented({ maxGenerations: 100, journalSize: 10 });
+  });
+  afterAll(() => server?.close());
+
+  it(`cost a fixed amount each: ${KEYS} keys of 15 KB grow the heap by less than 10 MiB, and a reset frees it`, async () => {
+    expect(await speakAll(server.baseUrl, 0, WARM_UP_KEYS)).toEqual({ 200: WARM_UP_KEYS });
+    const before = await server.stats({ gc: true });
+    expect(before.gcExposed).toBe(true);
+    expect(await speakAll(server.baseUrl, WARM_UP_KEYS, WARM_UP_KEYS + KEYS)).toEqual({ 200: KEYS });
+    const after = await server.stats({ gc: true });
+    const grown = after.heapUsed - before.heapUsed;
+    // Keyed by the keys themselves, each key kept about 16 KB (about 94 MiB for 6,000); by digest, about 1.1 KB.
+    expect(grown).toBeLessThan(10 * 1024 * 1024);
+    const reset = await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+    expect(reset.ok).toBe(true);
+    const cleared = await server.stats({ gc: true });
+    expect(cleared.heapUsed).toBeLessThan(after.heapUsed - grown / 2);
+    console.log(
+      `per-key memory: heap +${(grown / 1048576).toFixed(1)} MiB for ${KEYS} keys (${Math.round(grown / KEYS)} B a key), ` +
+        `rss ${(before.rss / 1048576).toFixed(0)} → ${(after.rss / 1048576).toFixed(0)} MiB; after reset heap ${(cleared.heapUsed / 1048576).toFixed(1)} MiB`,
+    );
+  }, 120_000);
+});
