@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../src/core/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
+import { rawHttp } from './support/raw-http.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const IGNORES_SPEED = 'mistralai/voxtral-mini-tts-2603';
@@ -335,9 +336,30 @@ describe('standalone: the admin API answers of the journal reads', () => {
     }
   });
 
+  it('GET auth says whether the request may use the admin API, 200 also without the token (no 401 for the dashboard)', async () => {
+    expect(await (await admin('auth')).json()).toEqual({ authorized: true, token_required: false });
+    const guarded = await startServer({ port: 0, adminToken: 'auth-token' });
+    try {
+      const res = await fetch(`${guarded.url}/__mock/auth`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ authorized: false, token_required: true });
+      const signed = await fetch(`${guarded.url}/__mock/auth`, { headers: { Authorization: 'Bearer auth-token' } });
+      expect(await signed.json()).toEqual({ authorized: true, token_required: true });
+      // Only the token's 401 becomes an answer: the other routes still want it, and other refusals stay refusals.
+      expect((await fetch(`${guarded.url}/__mock/requests`)).status).toBe(401);
+      expect((await fetch(`${guarded.url}/__mock/auth`, { method: 'POST' })).status).toBe(401);
+      const foreignHost = await rawHttp(`${guarded.url}/__mock/auth`, { headers: { Host: 'evil.example' } });
+      expect(foreignHost.status).toBe(403);
+      const otherSite = await fetch(`${guarded.url}/__mock/auth`, { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+      expect(otherSite.status).toBe(403);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('the index and the 404 of an unknown admin path list the new endpoints', async () => {
     const index = (await (await fetch(`${server.url}/`)).json()) as { admin: string[] };
-    for (const endpoint of ['GET /__mock/requests/{seq}', 'GET /__mock/requests/{seq}/audio', 'GET /__mock/scenarios/{name}', 'GET /__mock/events', 'POST /__mock/login']) {
+    for (const endpoint of ['GET /__mock/auth', 'GET /__mock/requests/{seq}', 'GET /__mock/requests/{seq}/audio', 'GET /__mock/scenarios/{name}', 'GET /__mock/events', 'POST /__mock/login']) {
       expect(index.admin).toContain(endpoint);
     }
     expect(await envelope(await admin('requests/1/nothing'), 404)).toContain('GET /__mock/events');

@@ -6,6 +6,7 @@
  * | method and path | answer |
  * |---|---|
  * | `GET /__mock/health` | `{"status":"ok"}` |
+ * | `GET /__mock/auth` | `{"authorized":bool,"token_required":bool}`: whether this request may use the admin API (200 also without the token, so the dashboard can show its login form without a 401) |
  * | `GET /__mock/requests?operation=&status=&session=` | `{"requests":[JournalEntry...],"last_seq":<n>}`, every kept entry |
  * | `GET /__mock/requests?after=<seq>&limit=<n>` (and the filters) | the same, only entries with `seq > after`, oldest first, at most `limit` (default 100, 1 to 1000) |
  * | `GET /__mock/requests?limit=<n>` (and the filters) | the newest `limit` entries, oldest first |
@@ -38,6 +39,16 @@ import { ScenarioError, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
+
+/**
+ * `GET /__mock/auth`: whether the request may use the admin API (`authorized`: the guard lets it through) and
+ * whether the server wants the admin token (`--admin-token`). Answered 200 either way, so a page can choose between
+ * itself and its login form without a 401 in the browser's console.
+ */
+export interface AdminAuth {
+  authorized: boolean;
+  token_required: boolean;
+}
 
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -273,6 +284,7 @@ type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams,
 /** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
   health: { GET: () => json(200, { status: 'ok' }) },
+  auth: { GET: (_gateway, _request, _params, options) => json(200, { authorized: true, token_required: options.token !== undefined } satisfies AdminAuth) },
   requests: {
     GET: listRequests,
     DELETE: (gateway) => (gateway.journal.clear(), noContent),
@@ -317,12 +329,15 @@ export function isHealthPath(path: string): boolean {
  * @returns the response; a 404 envelope for an unknown admin path (listing every admin endpoint), 405 with
  *   `Allow` for a wrong method, 400 for bad input (an unknown scenario name lists the loaded ones; an invalid
  *   definition names the path inside it; a malformed `after`, `limit` or `seq` is named), 401 without the admin
- *   token when one is set, 403 for a Host or Origin the guard refuses, 303 for a `?token=` login.
+ *   token when one is set (but `GET /__mock/auth`, which answers 200 `{"authorized":false}`), 403 for a Host or
+ *   Origin the guard refuses, 303 for a `?token=` login.
  */
 export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
   if (path !== 'health') {
     const refused = guardAdmin(request, { token: options.token, sessions: options.sessions, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
+    // The dashboard asks whether it may go on before anything else, so a browser logs no 401 before the login form.
+    if (path === 'auth' && request.method === 'GET' && refused?.status === 401) return json(200, { authorized: false, token_required: true } satisfies AdminAuth);
     if (refused) return refused;
   }
   try {

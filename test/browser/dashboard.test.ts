@@ -2,10 +2,12 @@
  * The dashboard (`GET /__mock/ui`, README "Dashboard") in headless Chromium against the standalone server: the
  * page loads without a console error; a request made from outside shows as a row within a second, by the event
  * stream, and by polling when the stream is down; a row opens by keyboard and its speech answer plays at the
- * journal's duration; the scenario picker sets the default the next request shows in `X-Mock-Applied`; advancing
- * the clock on the page makes a pending generation record readable; cut and reset answers show as such; the
- * login form takes the admin token. Screenshots at 1280×800 and 390 px wide, light and dark, go to a temporary
- * folder (or `DASHBOARD_SCREENSHOTS`), printed at the end.
+ * journal's duration; the scenario picker starts at "none" when there is no default, shows a built-in's file
+ * relative to the package, and sets the default the next request shows in `X-Mock-Applied`; advancing the clock on
+ * the page makes a pending generation record readable and "Freeze at" follows it; cut and reset answers show as
+ * such, a cut one's waveform marked where it stopped; the login form shows with no 401 in the console and takes the
+ * admin token. Screenshots at 1280×800 and 390 px wide, light and dark, go to a temporary folder (or
+ * `DASHBOARD_SCREENSHOTS`), printed at the end; `docs/dashboard.png` is `wide-light.png`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -123,8 +125,16 @@ describeWithBrowser('dashboard', () => {
 
   it('sets the default scenario that the next request shows in X-Mock-Applied, and clears it', async () => {
     const { page, problems } = await dashboard();
+    // No default: the picker says "none", not the first scenario of the list.
+    const picked = () => page.locator('#scenario-select option:checked').textContent();
+    await expect.poll(picked).toBe('none (default)');
+    expect(await page.locator('#scenario-select').inputValue()).toBe('');
     await page.selectOption('#scenario-select', 'provider-overloaded');
     await page.getByText('529 "Provider returned error"', { exact: false }).first().waitFor();
+    // A built-in's file, relative to the package: no absolute path of this machine.
+    const detail = await page.locator('.scenario-detail').textContent();
+    expect(detail).toContain('scenarios/provider-overloaded.yaml · 1 rule');
+    expect(await page.locator('body').textContent()).not.toContain(ROOT);
     await page.getByRole('button', { name: 'Set as default' }).click();
     await page.getByTestId('default-scenario').filter({ hasText: 'provider-overloaded' }).waitFor();
     const overloaded = await speech('pcm');
@@ -139,6 +149,8 @@ describeWithBrowser('dashboard', () => {
 
     await page.getByRole('button', { name: 'Clear default' }).click();
     await page.getByTestId('default-scenario').filter({ hasText: 'none' }).waitFor();
+    await page.selectOption('#scenario-select', '');
+    expect(await picked()).toBe('none (default)');
     const normal = await speech('pcm');
     expect(normal.status).toBe(200);
     expect(normal.headers.get('x-mock-applied')).toBeNull();
@@ -159,6 +171,12 @@ describeWithBrowser('dashboard', () => {
     await page.getByTestId('clock-now').filter({ hasText: expected }).waitFor();
     expect(server.gateway.clock.now()).toBe(before + 60_000);
     expect(await lookup()).toBe(200);
+    // "Freeze at" follows the clock (it kept the time the page was opened at). Chromium drops ":00" seconds.
+    const freezeAt = async () => Date.parse(`${await page.inputValue('#freeze-at')}Z`);
+    await expect.poll(freezeAt).toBe(before + 60_000);
+    // Another client's move too; a time typed in stays until the clock moves.
+    await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1_000 }), headers: { 'Content-Type': 'application/json' } });
+    await expect.poll(freezeAt).toBe(before + 61_000);
 
     // Freeze at a time typed in.
     await page.fill('#freeze-at', '2026-02-03T04:05:06');
@@ -180,6 +198,28 @@ describeWithBrowser('dashboard', () => {
     await expect.poll(() => row(page, cut).locator('.c-status').textContent()).toBe('200 cut');
     await expect.poll(() => row(page, reset).locator('.c-status').textContent()).toBe('reset');
     await expect.poll(() => row(page, ok).locator('.c-status').textContent()).toBe('200');
+
+    // The cut answer's waveform marks where the client's bytes stopped: response_bytes of the whole answer.
+    await row(page, cut).click();
+    await page.locator('.player audio').waitFor();
+    const whole = (await (await fetch(`${server.url}/__mock/requests/${cut}/audio`)).arrayBuffer()).byteLength;
+    const cutEntry = await entry(cut);
+    expect(cutEntry).toMatchObject({ body_end: 'cut' });
+    const mark = page.getByTestId('cut-mark');
+    const fraction = Number(await mark.getAttribute('data-fraction'));
+    expect(fraction).toBeCloseTo(cutEntry.response_bytes! / whole, 9);
+    expect(fraction).toBeCloseTo(0.5, 3);
+    // Drawn there: the line's x is that fraction of the waveform's width.
+    const wave = (await page.locator('canvas.waveform').boundingBox())!;
+    const line = (await mark.boundingBox())!;
+    expect(Math.abs(line.x - (wave.x + fraction * wave.width))).toBeLessThan(2);
+    expect(await page.locator('canvas.waveform').getAttribute('aria-label')).toMatch(/, cut after \d+\.\d\d s$/);
+    await page.keyboard.press('Escape');
+    await row(page, ok).click();
+    await page.locator('#detail-title').filter({ hasText: `#${ok}` }).waitFor();
+    await page.locator('.player audio').waitFor();
+    expect(await page.getByTestId('cut-mark').count()).toBe(0);
+    await page.keyboard.press('Escape');
 
     await page.selectOption('#filter-status', 'broken');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
@@ -252,6 +292,9 @@ describeWithBrowser('dashboard', () => {
       pages.push(page);
       const problems = watchPage(page);
       await page.goto(`${guarded.url}/__mock/ui`);
+      await page.locator('#login-token').waitFor();
+      // The page asked GET /__mock/auth (200 either way) before anything else: no 401 in the console.
+      expect(problems.take()).toEqual([]);
       await page.locator('#login-token').fill('not-the-token');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').filter({ hasText: 'not this server\'s admin token' }).waitFor();
@@ -262,8 +305,8 @@ describeWithBrowser('dashboard', () => {
       expect(new URL(page.url()).pathname).toBe('/__mock/ui');
       await fetch(`${guarded.baseUrl}/model/openai/gpt-4o`, { headers: key });
       await page.locator('tbody tr').first().waitFor();
-      // Before signing in, the API's 401 answers were logged by the browser; nothing else.
-      expect(problems.take().filter((p) => !/status of 401/.test(p.text))).toEqual([]);
+      // Not even the wrong token's way back to the form logged a 401.
+      expect(problems.take()).toEqual([]);
     } finally {
       await guarded.close();
     }
@@ -298,6 +341,13 @@ describeWithBrowser('dashboard', () => {
       for (const dark of [false, true]) {
         const { page, problems } = await dashboard({ width, height, dark });
         await row(page, speechSeq).waitFor();
+        // A scenario picked (not the default), so the panel shows its description, file and rules (on a phone the
+        // panels start folded).
+        await expect.poll(() => page.locator('#scenario-select option:checked').textContent()).toBe('none (default)');
+        if (name === 'wide') {
+          await page.selectOption('#scenario-select', 'rate-limited');
+          await page.locator('.scenario-detail .rules').waitFor();
+        }
         const file = (suffix: string) => join(dir, `${name}-${dark ? 'dark' : 'light'}${suffix}.png`);
         await page.screenshot({ path: file('') });
         await row(page, speechSeq).click();

@@ -4,11 +4,12 @@
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */
 
+import type { AdminAuth } from '../../src/core/admin.js';
 import type { ErrorEnvelope } from '../../src/core/errors.js';
 import type { JournalEntry } from '../../src/core/journal.js';
 
 // The page is served by the server it is bundled with (dist/ui), so it shares the core's types of what it reads.
-export type { ErrorEnvelope, JournalEntry };
+export type { AdminAuth, ErrorEnvelope, JournalEntry };
 
 /** `GET /__mock/requests` */
 export interface RequestsPage {

@@ -1,6 +1,6 @@
 /** The dashboard: header, the side panels, the journal with its filters, and the detail of the open request. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, onUnauthorized } from './api.js';
+import { api, onUnauthorized, type AdminAuth } from './api.js';
 import { ClockPanel, ScenarioPanel } from './controls.js';
 import { Detail } from './detail.js';
 import type { Connection, Feed } from './feed.js';
@@ -20,14 +20,20 @@ const CONNECTION_TEXT: Record<Connection, string> = {
   offline: 'server not reachable',
 };
 
+/** Whether the page may use the admin API: not known yet, yes, or not without signing in. */
+type Access = 'checking' | 'allowed' | 'login';
+
 /**
  * The dashboard: the connection state, the controls (scenario, clock, reset), the journal with its filters and the
  * entry opened from it, all fed by `feed` (the admin API's event stream, polling when it is down); the login form
- * instead when the admin API answers 401.
+ * instead when the admin API wants its token. Nothing is read before `GET /__mock/auth` says the page may (it
+ * answers 200 either way), so a browser shows the form with no 401 in its console; a 401 later (a restarted server
+ * forgot the login) switches to the form too.
  */
 export function App({ feed }: { feed: Feed }) {
   useFeed(feed);
-  const [unauthorized, setUnauthorized] = useState(false);
+  const [access, setAccess] = useState<Access>('checking');
+  const unauthorized = access === 'login';
   const [openSeq, setOpenSeq] = useState<number>();
   const [resetting, setResetting] = useState(false);
   const [notice, setNotice] = useState('');
@@ -35,12 +41,20 @@ export function App({ feed }: { feed: Feed }) {
   // On a phone the panels start folded, so the journal is on the first screen.
   const [wide] = useState(() => !window.matchMedia('(max-width: 640px)').matches);
 
-  useEffect(() => onUnauthorized(() => setUnauthorized(true)), []);
+  useEffect(() => onUnauthorized(() => setAccess('login')), []);
   useEffect(() => {
-    if (unauthorized) feed.stop();
-    else feed.start();
+    const controller = new AbortController();
+    api<AdminAuth>('/auth', { signal: controller.signal })
+      .then((auth) => setAccess((was) => (was === 'checking' ? (auth.authorized ? 'allowed' : 'login') : was)))
+      // Not reachable: go on, and the page says so (the feed's connection state).
+      .catch(() => !controller.signal.aborted && setAccess((was) => (was === 'checking' ? 'allowed' : was)));
+    return () => controller.abort();
+  }, []);
+  useEffect(() => {
+    if (access !== 'allowed') return;
+    feed.start();
     return () => feed.stop();
-  }, [feed, unauthorized]);
+  }, [feed, access]);
 
   const open = openSeq === undefined ? undefined : feed.entry(openSeq);
   const close = () => {
@@ -80,6 +94,7 @@ export function App({ feed }: { feed: Feed }) {
   };
 
   if (unauthorized) return <Login />;
+  if (access === 'checking') return null;
   const connection = feed.connection;
   return (
     <div class={`shell${open ? ' with-detail' : ''}`}>

@@ -14,13 +14,19 @@ function ruleText(rule: Record<string, unknown>): string {
   return JSON.stringify(rest);
 }
 
+/** The picker's value for "no scenario" (no loaded scenario has an empty name). */
+const NONE = '';
+
 /**
  * The loaded scenarios (`GET /__mock/scenarios`), the chosen one's rules (`GET /__mock/scenarios/<name>`), and
- * the default: set (`PUT /__mock/scenario` `{"name": ...}`) or cleared (`{"name": null}`).
+ * the default: set (`PUT /__mock/scenario` `{"name": ...}`) or cleared (`{"name": null}`). The picker starts at the
+ * default, which is "none" when there is none (normal answers).
  */
 export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const [list, setList] = useState<ScenarioList>();
-  const [chosen, setChosen] = useState('');
+  /** The picked scenario's name, {@link NONE}, or `undefined` before the list came. */
+  const [picked, setPicked] = useState<string>();
+  const chosen = picked ?? NONE;
   const [detail, setDetail] = useState<ScenarioDetail>();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
@@ -33,7 +39,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
       .then((loaded) => {
         setList(loaded);
         feed.setDefaultScenario(loaded.default);
-        setChosen((was) => (was !== '' ? was : (loaded.default ?? loaded.scenarios[0]?.name ?? '')));
+        setPicked((was) => was ?? loaded.default ?? NONE);
       })
       .catch((error: unknown) => !controller.signal.aborted && setStatus(message(error)));
     return () => controller.abort();
@@ -41,7 +47,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
 
   useEffect(() => {
     setDetail(undefined);
-    if (chosen === '') return;
+    if (chosen === NONE) return;
     const controller = new AbortController();
     api<ScenarioDetail>(`/scenarios/${encodeURIComponent(chosen)}`, { signal: controller.signal })
       .then(setDetail)
@@ -73,7 +79,8 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
         </span>
       </summary>
       <label for="scenario-select">Loaded scenarios</label>
-      <select id="scenario-select" value={chosen} disabled={!list} onChange={(e) => setChosen(e.currentTarget.value)}>
+      <select id="scenario-select" value={chosen} disabled={!list} onChange={(e) => setPicked(e.currentTarget.value)}>
+        <option value={NONE}>none{current === null ? ' (default)' : ''}</option>
         {list?.scenarios.map((s) => (
           <option key={s.name} value={s.name}>
             {s.name}
@@ -81,6 +88,13 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
           </option>
         ))}
       </select>
+      {list && chosen === NONE && (
+        <div class="scenario-detail">
+          <p>
+            Normal answers. A request can still ask for a scenario with the header <code>X-Mock-Scenario</code>.
+          </p>
+        </div>
+      )}
       {summary && (
         <div class="scenario-detail">
           {summary.description && <p>{summary.description}</p>}
@@ -100,7 +114,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
         </div>
       )}
       <div class="buttons">
-        <button type="button" class="primary" disabled={busy || chosen === '' || chosen === current} onClick={() => void setDefault(chosen)}>
+        <button type="button" class="primary" disabled={busy || chosen === NONE || chosen === current} onClick={() => void setDefault(chosen)}>
           Set as default
         </button>
         <button type="button" disabled={busy || current === null} onClick={() => void setDefault(null)}>
@@ -134,6 +148,8 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const [amount, setAmount] = useState('60');
   const [unit, setUnit] = useState<Unit>('s');
   const [at, setAt] = useState('');
+  /** Whether "Freeze at" holds a time typed in since the clock last moved (else it shows the clock's time). */
+  const [typed, setTyped] = useState(false);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const [, tick] = useState(0);
@@ -152,14 +168,17 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
     return () => clearInterval(timer);
   }, [clock]);
 
+  // "Freeze at" follows the clock (each move: Advance, Freeze, another client's, a reset's re-read) unless a time
+  // was typed in since.
   useEffect(() => {
-    if (at === '' && clock) setAt(localInput(clock.nowMs));
-  }, [clock, at]);
+    if (clock && !typed) setAt(localInput(clock.nowMs));
+  }, [clock, typed]);
 
   const move = async (body: { advance_ms: number } | { now: string }, done: string) => {
     setBusy(true);
     try {
       feed.setClock(await api<ClockWire>('/clock', { method: 'POST', body }));
+      setTyped(false);
       setStatus(done);
     } catch (error) {
       setStatus(message(error));
@@ -217,7 +236,16 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
       </form>
       <form class="row freeze" onSubmit={freeze}>
         <label for="freeze-at">Freeze at (UTC)</label>
-        <input id="freeze-at" type="datetime-local" step="1" value={at} onInput={(e) => setAt(e.currentTarget.value)} />
+        <input
+          id="freeze-at"
+          type="datetime-local"
+          step="1"
+          value={at}
+          onInput={(e) => {
+            setAt(e.currentTarget.value);
+            setTyped(true);
+          }}
+        />
         <button type="submit" disabled={busy}>
           Freeze
         </button>

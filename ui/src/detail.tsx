@@ -51,8 +51,11 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** The waveform of `audio`, with the played part shaded; a click seeks the player. */
-function Waveform({ audio, player }: { audio: LoadedAudio; player: HTMLAudioElement | null }) {
+/**
+ * The waveform of `audio`, with the played part shaded; a click seeks the player. `cut` (0 to 1 of the whole
+ * answer) marks where a cut answer stopped: a line there, and what the client never got drawn faint.
+ */
+function Waveform({ audio, player, cut }: { audio: LoadedAudio; player: HTMLAudioElement | null; cut: number | undefined }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [position, setPosition] = useState(0);
 
@@ -85,6 +88,7 @@ function Waveform({ audio, player }: { audio: LoadedAudio; player: HTMLAudioElem
       const style = getComputedStyle(element);
       const played = style.getPropertyValue('--wave-played').trim() || '#4f46e5';
       const rest = style.getPropertyValue('--wave').trim() || '#94a3b8';
+      const lost = style.getPropertyValue('--wave-lost').trim() || '#dde1e6';
       context.clearRect(0, 0, width, height);
       const columns = Math.max(1, Math.floor(width / ratio));
       const bars = peaks(audio.samples, columns);
@@ -95,7 +99,7 @@ function Waveform({ audio, player }: { audio: LoadedAudio; player: HTMLAudioElem
         const max = bars[c * 2 + 1]!;
         const top = mid - Math.max(max, 0.004) * mid;
         const bottom = mid - Math.min(min, -0.004) * mid;
-        context.fillStyle = c / columns < position ? played : rest;
+        context.fillStyle = cut !== undefined && c / columns >= cut ? lost : c / columns < position ? played : rest;
         context.fillRect(c * column, top, Math.max(1, column - (column > 2 ? 1 : 0)), bottom - top);
       }
     };
@@ -103,7 +107,7 @@ function Waveform({ audio, player }: { audio: LoadedAudio; player: HTMLAudioElem
     const observer = new ResizeObserver(draw);
     observer.observe(element);
     return () => observer.disconnect();
-  }, [audio, position]);
+  }, [audio, position, cut]);
 
   const seek = (event: MouseEvent) => {
     const element = canvas.current;
@@ -112,7 +116,27 @@ function Waveform({ audio, player }: { audio: LoadedAudio; player: HTMLAudioElem
     player.currentTime = ((event.clientX - box.left) / box.width) * player.duration;
   };
 
-  return <canvas ref={canvas} class="waveform" role="img" aria-label={`Waveform of ${audio.duration.toFixed(2)} s of audio`} onClick={seek} />;
+  const label = `Waveform of ${audio.duration.toFixed(2)} s of audio${cut === undefined ? '' : `, cut after ${(cut * audio.duration).toFixed(2)} s`}`;
+  return (
+    <div class="wave">
+      <canvas ref={canvas} class="waveform" role="img" aria-label={label} onClick={seek} />
+      {cut !== undefined && (
+        <span class="cut-mark" data-testid="cut-mark" data-fraction={cut} style={{ left: `${(cut * 100).toFixed(3)}%` }} aria-hidden="true">
+          <span class={`cut-label${cut > 0.9 ? ' before' : ''}`}>cut</span>
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Where a cut answer stopped, as a fraction (0 to 1) of the whole answer's bytes (`response_bytes` of
+ * `byteLength`; PCM is linear in bytes, and MP3 at a constant bit rate nearly so); `undefined` for an answer that
+ * was not cut.
+ */
+function cutFraction(entry: JournalEntry, byteLength: number): number | undefined {
+  if (entry.body_end !== 'cut' || entry.response_bytes === null || !(byteLength > 0)) return undefined;
+  return Math.min(1, Math.max(0, entry.response_bytes / byteLength));
 }
 
 /** The speech answer of `entry`: fetched from `GET /__mock/requests/<seq>/audio`, played and drawn. */
@@ -162,12 +186,12 @@ function AudioView({ entry }: { entry: JournalEntry }) {
       )}
       {entry.body_end === 'cut' && (
         <p class="muted">
-          The client got only {bytes(entry.response_bytes)} before the cut; this is the whole answer, rendered again.
+          The client got only {bytes(entry.response_bytes)} before the cut (the line on the waveform); this is the whole answer, rendered again.
         </p>
       )}
       {audio ? (
         <div class="player" data-decoded-duration={audio.duration}>
-          <Waveform audio={audio} player={player} />
+          <Waveform audio={audio} player={player} cut={cutFraction(entry, audio.byteLength)} />
           <audio ref={setPlayer} controls preload="auto" src={audio.url} aria-label={`Speech answer of request ${entry.seq}`} />
         </div>
       ) : problem ? (
