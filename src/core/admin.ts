@@ -33,8 +33,9 @@ import { DEFAULT_CORS_POLICY, type CorsPolicy } from './cors.js';
 import { GatewayError, toErrorResponse } from './errors.js';
 import { contextOf, type Gateway } from './gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
-import { queryParams, readJsonBody } from './request.js';
+import { queryParams, readJsonBody, singleParam } from './request.js';
 import { OPERATIONS, matchSegments, type Operation } from './routes.js';
+import { problemLine } from './config.js';
 import { ScenarioError, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -68,18 +69,18 @@ export const MAX_PAGE_SIZE = 1000;
 
 function journalFilter(params: URLSearchParams): JournalFilter {
   const filter: JournalFilter = {};
-  const operation = params.get('operation');
+  const operation = singleParam(params, 'operation');
   if (operation !== null) {
     if (operation === 'none') filter.operation = null;
     else if (isOperation(operation)) filter.operation = operation;
     else throw new GatewayError(400, { message: `operation: expected ${OPERATIONS.join(', ')} or none, got "${operation}"` });
   }
-  const status = params.get('status');
+  const status = singleParam(params, 'status');
   if (status !== null) {
     if (!/^\d{1,3}$/.test(status)) throw new GatewayError(400, { message: `status: expected an HTTP status code, got "${status}"` });
     filter.status = Number(status);
   }
-  const session = params.get('session');
+  const session = singleParam(params, 'session');
   if (session !== null) filter.session = session;
   return filter;
 }
@@ -96,8 +97,8 @@ function newest<T>(entries: readonly T[], count: number): T[] {
 function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
   const params = queryParams(request.query);
   const filter = journalFilter(params);
-  const after = params.get('after');
-  const limit = params.get('limit');
+  const after = singleParam(params, 'after');
+  const limit = singleParam(params, 'limit');
   let requests;
   if (after === null && limit === null) requests = gateway.journal.list(filter);
   else {
@@ -207,7 +208,12 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
     else if (typeof name === 'string') chosen = gateway.useScenario(name, 'name');
     else throw new GatewayError(400, { message: 'name: expected a scenario name or null (or give "scenario": a definition)' });
   } catch (error) {
-    if (error instanceof ScenarioError) throw new GatewayError(400, { message: error.message });
+    // Every problem, as the CLI lists a file's (the first one alone is in `error.message`): in the message, one
+    // after another, and in `metadata.problems`, one line each.
+    if (error instanceof ScenarioError) {
+      const problems = error.problems.map((problem) => problemLine(error.file, problem));
+      throw new GatewayError(400, { message: problems.join('; '), metadata: { problems } });
+    }
     throw error;
   }
   return json(200, { default: chosen?.name ?? null });

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errorResponse } from './errors.js';
+import { GatewayError, errorResponse } from './errors.js';
 import { redactUrlsIn } from './redact.js';
 import { bodyTooLargeMessage } from './request.js';
 import type { CoreResponse } from './types.js';
@@ -46,4 +46,24 @@ export function hostRequired(): CoreResponse {
 export function frameworkError(status: number | undefined, message: string): CoreResponse {
   const code = status !== undefined && status >= 400 ? status : 500;
   return errorResponse(code, { message: code === 413 ? bodyTooLargeMessage() : redactUrlsIn(message) });
+}
+
+/**
+ * The methods the simulator serves on some path: any other (`CONNECT`, `TRACE`, WebDAV's `PROPFIND`, ...) is
+ * answered {@link unknownMethod} wherever it is sent.
+ */
+export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** `Allow` of {@link unknownMethod}: the methods of the gateway's API. */
+export const API_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * A method the simulator serves nowhere (see {@link SERVED_METHODS}): 405 with `Allow` (RFC 9110, section 15.5.6),
+ * instead of a 404 or, for a `CONNECT` (which Node hands to no request handler), a socket closed without a word.
+ * Thrown by the pipeline (so the API's answer is journaled); `.toResponse()` for an adapter's own answer.
+ *
+ * @param allow the `Allow` value: the path's own methods when it has a route, else {@link API_METHODS}.
+ */
+export function unknownMethod(method: string, path: string, allow: string = API_METHODS): GatewayError {
+  return new GatewayError(405, { message: `Method ${method} is not allowed on ${path}; use ${allow}`, headers: { Allow: allow } });
 }

@@ -48,6 +48,18 @@ export function queryParams(query: string): URLSearchParams {
   return new URLSearchParams(query);
 }
 
+/**
+ * The one value of query parameter `name`, or `null` when absent.
+ *
+ * @throws {GatewayError} 400 `<name>: expected one value, got <n> (a repeated query parameter)` when it is given
+ *   more than once: which one counts would be a guess (`?sort=newest&sort=evil`).
+ */
+export function singleParam(params: URLSearchParams, name: string): string | null {
+  const values = params.getAll(name);
+  if (values.length > 1) throw new GatewayError(400, { message: `${name}: expected one value, got ${values.length} (a repeated query parameter)` });
+  return values[0] ?? null;
+}
+
 /** The message of a 413: `Request body is over the limit of 1048576 bytes`. */
 export function bodyTooLargeMessage(): string {
   return `Request body is over the limit of ${MAX_BODY_BYTES} bytes`;

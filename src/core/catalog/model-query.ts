@@ -12,6 +12,7 @@
  */
 import * as z from 'zod';
 import type { ModelRecord, ProviderEntry } from '../fixtures/schema.js';
+import { singleParam } from '../request.js';
 import { parseOrThrow } from '../validation.js';
 
 /** `output_modalities` values (the document's `OutputModality` enum), besides `all`. */
@@ -149,16 +150,16 @@ export type ModelQuery = z.output<typeof ModelQuerySchema>;
 const PARAMETERS = Object.keys(ModelQuerySchema.shape);
 
 /**
- * Parses a `getModels` query (repeated parameters: the first wins; unknown parameters are ignored). With `only`,
+ * Parses a `getModels` query (unknown parameters are ignored). With `only`,
  * just those parameters are read (`listModelsCount` takes `output_modalities` alone).
  *
  * @throws {GatewayError} 400 `<parameter>: <problem>` for a malformed value, e.g.
- *   `limit: expected a whole number from 1 to 1000, got "0"`.
+ *   `limit: expected a whole number from 1 to 1000, got "0"`, or a parameter given twice (`singleParam`).
  */
 export function parseModelQuery(params: URLSearchParams, only?: readonly (keyof ModelQuery)[]): ModelQuery {
   const raw: Record<string, string> = {};
   for (const name of only ?? PARAMETERS) {
-    const value = params.get(name);
+    const value = singleParam(params, name);
     if (value !== null) raw[name] = value;
   }
   return parseOrThrow(ModelQuerySchema, raw);

@@ -5,7 +5,7 @@
  * @module
  */
 import { GatewayError } from '../errors.js';
-import { queryParams } from '../request.js';
+import { queryParams, singleParam } from '../request.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 
@@ -17,7 +17,7 @@ import type { OperationCall } from './call.js';
  *   record not ready yet (the real record appears a few hundred ms to about 2 s after the call).
  */
 export function getGeneration({ ctx, request }: OperationCall): CoreResponse {
-  const id = queryParams(request.query).get('id');
+  const id = singleParam(queryParams(request.query), 'id');
   if (!id) {
     throw new GatewayError(400, {
       message: id === null ? 'id: required, a generation id (query parameter)' : 'id: must not be empty',

@@ -18,6 +18,7 @@ const requiredString = (issue: { input: unknown }) =>
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return `number ${value}`; // JSON.stringify would say null for Infinity and NaN
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
@@ -34,7 +35,11 @@ const SpeechRequestSchema = z.looseObject(
       .enum(['mp3', 'pcm'], { error: (issue) => `must be one of mp3, pcm, got ${describe(issue.input)}` })
       .default('pcm'),
     speed: z
-      .number({ error: (issue) => `must be a number, got ${describe(issue.input)}` })
+      .number({
+        // A number too large for a double (`1e400`) is parsed as Infinity: it is out of range, not of another type.
+        error: (issue) =>
+          typeof issue.input === 'number' ? `must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${issue.input}` : `must be a number, got ${describe(issue.input)}`,
+      })
       .finite('must be a finite number')
       .optional(),
     provider: z

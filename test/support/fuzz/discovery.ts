@@ -162,6 +162,12 @@ function modelsQuery(query: string, only: readonly string[] | undefined, why: st
   for (const name of new Set(params.keys())) {
     if (only && !only.includes(name)) continue;
     const rule = RULES[name];
+    // A parameter the gateway reads, given twice: which value counts would be a guess, so it is a 400 naming it.
+    if ((rule || OPEN.has(name)) && params.getAll(name).length > 1) {
+      bad.push(name);
+      values.set(name, undefined);
+      continue;
+    }
     if (!rule) {
       if (OPEN.has(name)) {
         open.push(name);

@@ -157,7 +157,12 @@ function operationOutcome(req: FuzzRequest, r: Route, seen: Seen, world: World, 
     why.push(`unknown model ${JSON.stringify(short(id, 60))}`);
     return { statuses: new Set([404]) };
   }
-  const id = new URLSearchParams(seen.query).get('id');
+  const ids = new URLSearchParams(seen.query).getAll('id');
+  if (ids.length > 1) {
+    why.push('id repeated');
+    return { statuses: new Set([400]) };
+  }
+  const id = ids[0];
   if (!id) {
     why.push('id missing or empty');
     return { statuses: new Set([400]) };
