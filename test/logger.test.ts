@@ -26,6 +26,37 @@ describe('request log, pretty (terminal) mode', () => {
     expect(lines[1]).toMatch(/POST \/api\/v1\/audio\/speech 200 3\.4ms gen-tts-1-abc$/);
     expect(lines[2]).toMatch(/GET \/api\/v1\/generation 404 0\.5ms$/);
   });
+
+  it('tells an unexpected error in one line: where it happened and what it was', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const log = await createLogger(true, out);
+    log.error({ where: 'event listener (entry)', error: 'Error: listener bug' }, 'unexpected error');
+    expect(text.trim()).toMatch(/ERROR: unexpected error in event listener \(entry\): Error: listener bug$/);
+  });
+});
+
+describe('request log, unexpected errors', () => {
+  it('a listener that throws is logged once per event, as an error line, and the request is answered', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const server = await startServer({ port: 0, logger: await createLogger(false, out) });
+    try {
+      server.gateway.events.subscribe((event) => {
+        if (event.type === 'entry') throw new Error('listener bug');
+      });
+      const response = await fetch(`${server.baseUrl}/models/count`, { headers: auth() });
+      expect(response.status).toBe(200);
+      while (text.split('\n').filter(Boolean).length < 2) await once(out, 'data');
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const errors = lines.filter((line) => line.msg === 'unexpected error');
+      expect(errors).toEqual([expect.objectContaining({ level: 50, where: 'event listener (entry)', error: 'Error: listener bug' })]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('request log, credentials', () => {

@@ -9,7 +9,8 @@ import pino, { type Logger } from 'pino';
 /**
  * Creates the request logger. Each request is one line: method, URL (credentials' query values redacted by
  * `buildApp`, `src/core/redact.ts`), status, ms, and the applied scenario rule (`scenario`) and `generation_id`
- * when there are any. `pino-pretty` is loaded only for a terminal.
+ * when there are any; an unexpected error inside the server (reported once, `startServer`'s `onError` default) is
+ * one `error` line with `where` and `error`. `pino-pretty` is loaded only for a terminal.
  *
  * @param pretty_ `true` for one human-readable line per entry (default: when stdout is a terminal), `false` for
  *   JSON lines.
@@ -25,7 +26,9 @@ export async function createLogger(pretty_: boolean = process.stdout.isTTY === t
       colorize: destination === undefined,
       ignore: 'pid,hostname',
       translateTime: 'HH:MM:ss.l',
-      messageFormat: '{method} {url} {status} {ms}ms{if scenario} scenario={scenario}{end}{if generation_id} {generation_id}{end}',
+      // A request's line, or (an unexpected error, `src/core/report-error.ts`) `unexpected error in <where>: <error>`.
+      messageFormat:
+        '{if method}{method} {url} {status} {ms}ms{end}{if scenario} scenario={scenario}{end}{if generation_id} {generation_id}{end}{if where}{msg} in {where}: {error}{end}',
       hideObject: true,
       ...(destination ? { destination } : {}),
     }),
