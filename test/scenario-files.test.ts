@@ -11,7 +11,6 @@ import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinScenariosJson, scenarioJsonSchema } from '../scripts/generate-scenario-files.js';
 import { loadScenarioFile } from '../src/node/scenarios.js';
-import { BUILTIN_SCENARIOS_DIR } from '../src/node/package-files.js';
 import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
@@ -172,10 +171,10 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
     await expect(startServer({ port: 0, scenarios: dir })).rejects.toThrow(new ScenarioError(file, scenarioError.location, rest.slice(scenarioError.location.length + 2)));
   });
 
-  it('a scenario named like a built-in is an error naming both files', () => {
+  it('a scenario named like a built-in is an error naming both files (the built-in relative to the package)', () => {
     const dir = folder({ 'mine.yaml': 'name: rate-limited\nrules:\n  - error: { status: 500 }\n' });
     expect(() => createMockRouter({ scenarios: dir })).toThrow(
-      `${join(dir, 'mine.yaml')}: name: scenario "rate-limited" is already defined in ${join(BUILTIN_SCENARIOS_DIR, 'rate-limited.yaml')}`,
+      `${join(dir, 'mine.yaml')}: name: scenario "rate-limited" is already defined in scenarios/rate-limited.yaml`,
     );
   });
 

@@ -36,7 +36,7 @@ import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
 import { queryParams, readJsonBody, singleParam } from './request.js';
 import { OPERATIONS, matchSegments, type Operation } from './routes.js';
 import { problemLine } from './config.js';
-import { ScenarioError, type LoadedScenario } from './scenarios/parse.js';
+import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { parseOrThrow } from './validation.js';
@@ -139,26 +139,6 @@ function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams
   return { status: 200, headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'no-store' }, body: audio.body };
 }
 
-/** A built-in scenario's file inside the package: `scenarios/<file>`, after the package folder. */
-const PACKAGE_FILE = /^(.*[\\/])?(scenarios[\\/][^\\/]+)$/;
-
-/**
- * How the admin API shows where each loaded scenario came from: a built-in's file relative to the package
- * (`scenarios/rate-limited.yaml`, as `scenarios/builtins.json` names it), never the machine's absolute path the
- * Node.js platform reads it from; any other source as loaded (the path the user gave, or the option that defined
- * it). The package folder is that of the first loaded scenario, which is always a built-in (the gateway registers
- * the built-ins first).
- */
-function sourceNames(loaded: readonly LoadedScenario[]): (source: string) => string {
-  const first = loaded[0] === undefined ? null : PACKAGE_FILE.exec(loaded[0].source);
-  if (!first) return (source) => source;
-  const packageDir = first[1] ?? '';
-  return (source) => {
-    const inside = source.startsWith(packageDir) ? PACKAGE_FILE.exec(source.slice(packageDir.length)) : null;
-    return inside && inside[1] === undefined ? inside[2]!.replace('\\', '/') : source;
-  };
-}
-
 /**
  * `GET /__mock/scenarios/<name>`: a loaded scenario, or the default one when it was set by a definition (its
  * `source` is then `null`); a built-in's `source` is relative to the package (`scenarios/<name>.yaml`).
@@ -175,21 +155,18 @@ function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RoutePa
   const found = loaded ?? (fallback?.name === name ? { scenario: fallback, source: null } : undefined);
   if (!found) throw new GatewayError(404, { message: `No scenario "${name}"; loaded scenarios: ${gateway.scenarios.scenarios.map(({ scenario }) => scenario.name).sort().join(', ')}` });
   const { scenario, source } = found;
-  const shown = source === null ? null : sourceNames(gateway.scenarios.scenarios)(source);
-  return json(200, { name: scenario.name, description: scenario.description ?? null, source: shown, rules: scenario.rules });
+  return json(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
 }
 
 /** `GET /__mock/scenarios`: the default's name and each loaded scenario (a built-in's `source` relative to the package). */
 function listScenarios(gateway: Gateway): CoreResponse {
-  const loaded = gateway.scenarios.scenarios;
-  const shown = sourceNames(loaded);
   return json(200, {
     default: gateway.scenarios.defaultScenario?.name ?? null,
-    scenarios: loaded.map(({ scenario, source }) => ({
+    scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
       name: scenario.name,
       description: scenario.description ?? null,
       rules: scenario.rules.length,
-      source: shown(source),
+      source,
     })),
   });
 }

@@ -10,7 +10,7 @@ import { parseBuiltinScenarios, ScenarioError, type BuiltinScenarioData, type Lo
 import { ScenarioSchema } from '../core/scenarios/schema.js';
 import { readConfigFile } from './config-file.js';
 import { checkUserFolder } from './read-user-file.js';
-import { BUILTIN_SCENARIOS_DIR, PACKAGE_DIR } from './package-files.js';
+import { BUILTIN_SCENARIOS_DIR } from './package-files.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 /** Generated files of the package's `scenarios/` folder, which are not scenarios. */
@@ -51,12 +51,13 @@ let builtins: LoadedScenario[] | undefined;
 
 /**
  * The built-in scenarios, read once per process from `scenarios/builtins.json` (no YAML parsing); each `source`
- * is the absolute path of its YAML file.
+ * is its YAML file relative to the package (`scenarios/rate-limited.yaml`), as in the browser bundle, so no
+ * output shows the machine's absolute path.
  */
 export function loadBuiltinScenarios(): LoadedScenario[] {
   if (!builtins) {
     const data = JSON.parse(readFileSync(join(BUILTIN_SCENARIOS_DIR, 'builtins.json'), 'utf8')) as { scenarios: BuiltinScenarioData[] };
-    builtins = parseBuiltinScenarios(data.scenarios.map((entry) => ({ ...entry, source: join(PACKAGE_DIR, entry.source) })));
+    builtins = parseBuiltinScenarios(data.scenarios);
   }
   return builtins;
 }
