@@ -37,7 +37,8 @@ export interface Gateway {
   handle(request: CoreRequest): CoreResponse;
   /**
    * The simulator's clock (epoch ms): record timestamps, generation readiness, rate-limit windows and
-   * `Retry-After` read it. `clock.advance(ms)` and `clock.set(ms)` freeze it and move it.
+   * `Retry-After` read it. `clock.advance(ms)` and `clock.set(ms)` move it (a frozen clock stays frozen, a running
+   * one keeps running from there), in whole ms within years 1970–9999, else a `RangeError` and no move.
    */
   readonly clock: Clock;
   /** The loaded scenarios and the default one (read-only; set the default with {@link useScenario}). */
