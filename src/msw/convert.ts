@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HttpResponse, delay } from 'msw';
+import { HttpResponse, delay, type DefaultBodyType } from 'msw';
 import { ChunkedBody, isStreamed } from '../core/body.js';
 import { yieldToEventLoop } from '../core/event-loop.js';
 import { CUT_GRACE_MS, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
@@ -39,73 +39,168 @@ function cutGrace(): Promise<void> {
 }
 
 /**
- * An async body as a `ReadableStream`, pulled on demand (`highWaterMark` 0: no chunk is read ahead).
- *
- * A cut stream (scenario `audio.truncate`; the body throws after its last chunk) must give the client every byte
- * before the cut, then fail the read that follows. Erroring a stream discards whatever is still queued downstream
- * of it, and a mocked body passes through several queues before the client reads it: msw's clone of the response
- * (a tee); in browsers also the transfer to the service worker, the worker's own clone (another tee) and
- * Chromium's data pipe to the page, whose body reader drops unread bytes as soon as the load fails (Blink's
- * `DataPipeBytesConsumer::SignalError`: it "switch[es] states immediately" and does not wait for the end of the
- * pipe). So the error waits for two things:
- *
- * 1. the pull that follows the last chunk: with `highWaterMark` 0 the stream is pulled only when the next stage
- *    reads again, so that stage has taken the last chunk (with 1, the stream pulls again as soon as its own
- *    queue empties, before anyone downstream has the chunk);
- * 2. then {@link CUT_GRACE_MS} of real time ({@link cutGrace}), in which the consumer's work already queued runs
- *    first (the response's arrival in the page, the data waiting in the pipe), as it would before a reset.
- *
- * Measured in Chromium 156 through msw's service worker, a cut inside the first chunk: 50 runs in a row, 50 × 4
- * at a time, and 50 each with readers that block 5 and 30 ms before reading. With one macrotask (the previous
- * rule) 125 of the 350 runs got the promised bytes, the others none; with (1) alone, 229 of 300 (no 30 ms
- * readers); with (1) and 1 ms, 336 of 350; with 10 ms but not (1), 345; with (1) and 4, 10 or 20 ms, all 350. A
- * cut after several chunks was already exact. In Node.js (msw's interceptors: the client reads the mocked
- * `Response` itself) one macrotask was enough.
+ * Empty chunks a reader behind a service worker is given after the last bytes of a body that fails, before the
+ * failure: each is pulled only when the worker asks for the next chunk, so once it has asked for the last of them
+ * the worker's own reader has taken every byte before the cut (see {@link SharedBody}).
  */
-function toStream(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const iterator = body[Symbol.asyncIterator]();
-  const stop = () => {
-    onDone();
-    void iterator.return?.();
-  };
-  signal?.addEventListener('abort', stop, { once: true });
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { value, done } = await iterator.next();
-          if (done) {
-            controller.close();
-            onDone();
-          } else controller.enqueue(value);
-        } catch (error) {
-          await cutGrace();
-          controller.error(error);
-          onDone();
-        }
-      },
-      cancel: stop,
-    },
-    { highWaterMark: 0 },
-  );
+const SERVICE_WORKER_PROBES = 2;
+
+/**
+ * Whether this page's requests go through a service worker (msw's `setupWorker`): it then reads the mocked body
+ * across a `MessagePort`, several chunks ahead of the page's reader.
+ */
+function behindServiceWorker(): boolean {
+  const navigator = (globalThis as { navigator?: { serviceWorker?: { controller?: unknown } } }).navigator;
+  return navigator?.serviceWorker?.controller != null;
 }
 
-function toBodyInit(body: CoreBody | null, onDone: () => void, signal: AbortSignal | undefined): BodyInit | null {
-  if (!isStreamed(body)) return body as string | Uint8Array<ArrayBuffer> | null;
-  if (body instanceof ChunkedBody) {
-    const chunks = body.chunks();
-    return new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks.next();
-        if (next.done) {
-          controller.close();
-          onDone();
-        } else controller.enqueue(next.value);
-      },
-      cancel: onDone,
-    });
+/** One reader of a {@link SharedBody}: the chunks read from the body that it has not taken yet. */
+interface BodyReader {
+  queue: Uint8Array[];
+  /** Empty chunks still to give before the body's failure. */
+  probes: number;
+}
+
+/**
+ * An async body read once and given to any number of `ReadableStream`s (a response's and each of its clones'),
+ * each with its own queue, pulled on demand (`highWaterMark` 0: no chunk is read ahead of a reader).
+ *
+ * A cut body (scenario `audio.truncate`: the body throws after its last chunk) must give each reader every byte
+ * before the cut, then fail that reader's next read. Erroring a stream discards whatever is still queued
+ * downstream of it, and a mocked body passes through several queues before the client reads it, so the failure
+ * reaches a stream only on a pull after its reader took the last chunk, and then waits for what lies past it:
+ *
+ * 1. clones: `Response.clone` tees the body, and a tee errors both branches when its source fails, dropping the
+ *    chunks the slower branch has not read (msw clones every mocked response it logs, unless `quiet`, and reads
+ *    the clone at once). So {@link SharedBodyResponse} clones with a stream of its own instead of a tee.
+ * 2. a service worker (msw's `setupWorker`): the page transfers the body to the worker, which tees it again (for
+ *    its `RESPONSE` message) and feeds Chromium's data pipe to the page; the transfer and the tee hold up to two
+ *    chunks the worker has asked for but not yet read. So, behind a service worker, the body gives
+ *    {@link SERVICE_WORKER_PROBES} empty chunks after its last bytes (the page's reader never sees them: the data
+ *    pipe carries bytes, not chunks); the pull after the last of them comes once the worker has read every byte.
+ * 3. then {@link CUT_GRACE_MS} of real time ({@link cutGrace}), as a reset comes some time after the last segment on
+ *    a real network: Chromium's page loader drops the bytes still in its data pipe the moment a load fails (Blink's
+ *    `DataPipeBytesConsumer::SignalError` "switch[es] states immediately"), so a page that reads the body gets
+ *    them all if it reads within that time.
+ */
+class SharedBody {
+  readonly #iterator: AsyncIterator<Uint8Array>;
+  readonly #readers = new Set<BodyReader>();
+  readonly #onDone: () => void;
+  readonly #probes: number;
+  #reading: Promise<void> | undefined;
+  /** How the body ended: `{}` when it is complete, `{ error }` when it failed; `undefined` while it goes on. */
+  #end: { error?: unknown } | undefined;
+
+  /**
+   * @param onDone runs once the body has ended, failed, or been given up (every reader cancelled, or `signal`).
+   * @param signal the request's abort signal: when the client aborts, a paced body stops.
+   */
+  constructor(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined) {
+    this.#iterator = body[Symbol.asyncIterator]();
+    this.#onDone = onDone;
+    this.#probes = behindServiceWorker() ? SERVICE_WORKER_PROBES : 0;
+    signal?.addEventListener('abort', () => this.#stop(), { once: true });
   }
-  return toStream(body, onDone, signal);
+
+  /** A new reader, with the chunks `from` has not taken yet (a clone's), or with none (the response's own). */
+  reader(from?: BodyReader): BodyReader {
+    const reader = { queue: from ? [...from.queue] : [], probes: this.#probes };
+    this.#readers.add(reader);
+    return reader;
+  }
+
+  /** `reader`'s chunks as a stream, pulled on demand. */
+  stream(reader: BodyReader): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          while (reader.queue.length === 0 && this.#end === undefined) await this.#read();
+          const chunk = reader.queue.shift();
+          if (chunk !== undefined) return controller.enqueue(chunk);
+          if (!this.#end || !('error' in this.#end)) {
+            this.#readers.delete(reader);
+            return controller.close();
+          }
+          if (reader.probes > 0) {
+            reader.probes--;
+            return controller.enqueue(new Uint8Array(0));
+          }
+          await cutGrace();
+          this.#readers.delete(reader);
+          controller.error(this.#end.error);
+        },
+        cancel: () => {
+          this.#readers.delete(reader);
+          if (this.#readers.size === 0) this.#stop();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  /** Reads the body's next chunk into every reader's queue (one read at a time, whoever asks). */
+  #read(): Promise<void> {
+    this.#reading ??= this.#iterator.next().then(
+      ({ value, done }) => {
+        this.#reading = undefined;
+        if (done) this.#ended({});
+        else for (const reader of this.#readers) reader.queue.push(value);
+      },
+      (error: unknown) => {
+        this.#reading = undefined;
+        this.#ended({ error });
+      },
+    );
+    return this.#reading;
+  }
+
+  #ended(end: { error?: unknown }): void {
+    this.#end ??= end;
+    this.#onDone();
+  }
+
+  #stop(): void {
+    this.#onDone();
+    void this.#iterator.return?.();
+  }
+}
+
+/**
+ * msw's `HttpResponse` over a {@link SharedBody}: `clone()` gives the clone a stream of its own instead of teeing
+ * this one, so a failure of the body reaches each of them only after its reader has read every byte before it.
+ */
+class SharedBodyResponse extends HttpResponse<DefaultBodyType> {
+  readonly #body: SharedBody;
+  readonly #reader: BodyReader;
+
+  constructor(body: SharedBody, reader: BodyReader, init: { status: number; statusText?: string; headers: HeadersInit }) {
+    super(body.stream(reader) as unknown as DefaultBodyType, init);
+    this.#body = body;
+    this.#reader = reader;
+  }
+
+  /** @throws {TypeError} when the body has been read or locked, as `Response.clone` does. */
+  override clone(): SharedBodyResponse {
+    if (this.bodyUsed || this.body?.locked) throw new TypeError('Response.clone: the body has already been read');
+    return new SharedBodyResponse(this.#body, this.#body.reader(this.#reader), { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+}
+
+/** A body that cannot fail as a `BodyInit`: whole, or a {@link ChunkedBody}'s chunks as a stream; `onDone` runs at its end. */
+function toBodyInit(body: Exclude<CoreBody, AsyncIterable<Uint8Array>> | ChunkedBody | null, onDone: () => void): BodyInit | null {
+  if (!(body instanceof ChunkedBody)) return body as string | Uint8Array<ArrayBuffer> | null;
+  const chunks = body.chunks();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.next();
+      if (next.done) {
+        controller.close();
+        onDone();
+      } else controller.enqueue(next.value);
+    },
+    cancel: onDone,
+  });
 }
 
 const noop = () => {};
@@ -134,7 +229,13 @@ export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal,
     onDone();
     return HttpResponse.error();
   }
-  const body = head ? null : toBodyInit(result.body, onDone, signal);
-  if (!(body instanceof ReadableStream)) onDone();
-  return new HttpResponse(body, { status: result.status, headers: result.headers });
+  const init = { status: result.status, headers: result.headers };
+  const body = head ? null : result.body;
+  if (isStreamed(body) && !(body instanceof ChunkedBody)) {
+    const shared = new SharedBody(body, onDone, signal);
+    return new SharedBodyResponse(shared, shared.reader(), init);
+  }
+  const bodyInit = toBodyInit(body, onDone);
+  if (!(bodyInit instanceof ReadableStream)) onDone();
+  return new HttpResponse(bodyInit, init);
 }

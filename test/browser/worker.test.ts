@@ -2,8 +2,9 @@
  * `mockrouter/browser` in Chromium behind msw's service worker (`setupWorker`), with the page's own `fetch` to
  * `https://openrouter.ai/api/v1/...`: the three operations (the MP3 decoded by the browser as long as Node.js
  * decodes the same request's MP3), a 429 with its `Retry-After`, a truncated body that gives exactly the
- * promised bytes and then fails (every time), and dribbled audio arriving in chunks over time. The page is
- * `pages/worker-page.ts`, bundled the way an app bundles it; any console error or page error fails the test.
+ * promised bytes and then fails (every time, with msw `quiet` and with msw logging each request, which clones the
+ * response), and dribbled audio arriving in chunks over time. The page is `pages/worker-page.ts`, bundled the way
+ * an app bundles it; any console error or page error fails the test.
  */
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
@@ -32,8 +33,13 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
   let browser: Browser;
   let page: Page;
   let watch: PageWatch;
+  /** The same page with msw logging each request (`?log`, msw's default): msw clones each mocked response and reads the clone. */
+  let loggingPage: Page;
+  let loggingWatch: PageWatch;
   /** The console errors a test expects (Chromium's line for each error status it asks for); none by default. */
   let expectedProblems: PageProblem[] = [];
+  /** The same for the logging page, each problem's first line only (a page error's stack names lines of the bundle). */
+  let expectedLoggingProblems: PageProblem[] = [];
 
   beforeAll(async () => {
     pages = pageDir();
@@ -45,6 +51,10 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     watch = watchPage(page);
     await page.goto(`http://127.0.0.1:${server.port}/worker.html?seed=${SEED}`);
     await page.evaluate(() => (globalThis as unknown as PageGlobal).workerPage.ready);
+    loggingPage = await browser.newPage();
+    loggingWatch = watchPage(loggingPage);
+    await loggingPage.goto(`http://127.0.0.1:${server.port}/worker.html?seed=${SEED}&log`);
+    await loggingPage.evaluate(() => (globalThis as unknown as PageGlobal).workerPage.ready);
   }, 60_000);
 
   afterAll(async () => {
@@ -57,6 +67,10 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     const expected = expectedProblems;
     expectedProblems = [];
     expect(watch.take(), 'console errors or page errors').toEqual(expected);
+    const expectedLogging = expectedLoggingProblems;
+    expectedLoggingProblems = [];
+    const logging = loggingWatch.take().map((problem) => ({ ...problem, text: problem.text.split('\n')[0] }));
+    expect(logging, 'console errors or page errors of the logging page').toEqual(expectedLogging);
   });
 
   it('answers the three operations: speech as MP3 the browser decodes as long as Node.js does, the model, the generation of that speech', async () => {
@@ -116,19 +130,24 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     expect(limited.body).toMatchObject({ error: { code: 429 } });
   });
 
-  it(`cuts truncated-audio after exactly half of the PCM, then fails the read, every time (${SHORT_RUNS} + ${LONG_RUNS} runs in a row)`, async () => {
-    const short = await page.evaluate(({ body, runs }) => (globalThis as unknown as PageGlobal).workerPage.truncatedRuns(body, runs), { body: { model: TTS, input: 'Hi.', voice: 'alloy' }, runs: SHORT_RUNS });
-    const long = await page.evaluate(({ body, runs }) => (globalThis as unknown as PageGlobal).workerPage.truncatedRuns(body, runs), {
-      body: { model: TTS, input: 'This sentence is long enough to be sent as a dozen chunks, or more.', voice: 'alloy' },
-      runs: LONG_RUNS,
-    });
-    for (const [label, result] of [['cut inside the first chunk', short], ['cut after several chunks', long]] as const) {
-      const exact = result.runs.filter((run) => run.bytes === result.promised && run.error !== undefined).length;
-      const seen = [...new Set(result.runs.map((run) => `${run.bytes} B${run.error === undefined ? ', no error' : `, ${run.error}`}`))];
-      console.info(`truncated-audio, ${label}: ${exact} of ${result.runs.length} runs got exactly ${result.promised} of ${result.full} bytes, then an error (seen: ${seen.join('; ')})`);
-      expect(result.promised).toBe(Math.floor(result.full / 2));
-      for (const run of result.runs) expect(run).toMatchObject({ status: 200, applied: 'truncated-audio/truncated-audio' });
-      expect(exact, `runs with exactly the promised bytes, then an error (seen: ${seen.join('; ')})`).toBe(result.runs.length);
+  it(`cuts truncated-audio after exactly half of the PCM, then fails the read, every time (${SHORT_RUNS} + ${LONG_RUNS} runs in a row, msw quiet and logging)`, async () => {
+    const cases = [
+      ['cut inside the first chunk', { model: TTS, input: 'Hi.', voice: 'alloy' }, SHORT_RUNS],
+      ['cut after several chunks', { model: TTS, input: 'This sentence is long enough to be sent as a dozen chunks, or more.', voice: 'alloy' }, LONG_RUNS],
+    ] as const;
+    // msw logs a mocked response by reading a clone of it without catching: each cut clone fails that read, an
+    // uncaught rejection in the page (msw's, not the mock's: the clone fails as the response does).
+    expectedLoggingProblems = Array.from({ length: SHORT_RUNS + LONG_RUNS }, () => ({ kind: 'pageerror', text: 'TypeError: Failed to fetch' }));
+    for (const [msw, on] of [['quiet', page], ['logging', loggingPage]] as const) {
+      for (const [label, body, runs] of cases) {
+        const result = await on.evaluate(({ body, runs }) => (globalThis as unknown as PageGlobal).workerPage.truncatedRuns(body, runs), { body, runs });
+        const exact = result.runs.filter((run) => run.bytes === result.promised && run.error !== undefined).length;
+        const seen = [...new Set(result.runs.map((run) => `${run.bytes} B${run.error === undefined ? ', no error' : `, ${run.error}`}`))];
+        console.info(`truncated-audio, ${label}, msw ${msw}: ${exact} of ${result.runs.length} runs got exactly ${result.promised} of ${result.full} bytes, then an error (seen: ${seen.join('; ')})`);
+        expect(result.promised).toBe(Math.floor(result.full / 2));
+        for (const run of result.runs) expect(run).toMatchObject({ status: 200, applied: 'truncated-audio/truncated-audio' });
+        expect(exact, `${label}, msw ${msw}: runs with exactly the promised bytes, then an error (seen: ${seen.join('; ')})`).toBe(result.runs.length);
+      }
     }
   });
 

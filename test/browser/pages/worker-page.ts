@@ -2,7 +2,8 @@
  * The worker page (bundled by test/browser/worker.test.ts): `mockrouter/browser` behind msw's service worker, as an
  * app's dev page would use it, and functions the test calls in the page (`window.workerPage`), each doing its
  * requests with the page's own `fetch` to `https://openrouter.ai/api/v1/...` and reporting what the page saw.
- * The seed comes from the page's query (`?seed=7`).
+ * The seed comes from the page's query (`?seed=7`); with `?log`, msw logs each request (its default, which clones
+ * each mocked response and reads the clone), else it is `quiet`.
  */
 import { setupWorker } from 'msw/browser';
 import { createMockRouter } from 'mockrouter/browser';
@@ -10,7 +11,8 @@ import { createMockRouter } from 'mockrouter/browser';
 const BASE = 'https://openrouter.ai/api/v1';
 const KEY = 'sk-browser';
 
-const seed = Number(new URL(location.href).searchParams.get('seed') ?? '0');
+const query = new URL(location.href).searchParams;
+const seed = Number(query.get('seed') ?? '0');
 const mock = createMockRouter({ seed });
 const worker = setupWorker(...mock.handlers);
 
@@ -90,7 +92,7 @@ function hex(bytes: ArrayBuffer): string {
 
 const api = {
   /** Resolves once the worker serves this page. */
-  ready: worker.start({ onUnhandledRequest: 'bypass', quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } }).then(() => undefined),
+  ready: worker.start({ onUnhandledRequest: 'bypass', quiet: !query.has('log'), serviceWorker: { url: '/mockServiceWorker.js' } }).then(() => undefined),
 
   /** POST /audio/speech as MP3, read whole, hashed and decoded. */
   async speechMp3(body: Record<string, unknown>): Promise<SpeechMp3> {
