@@ -36,6 +36,7 @@ import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
 import { queryParams, readJsonBody, singleParam } from './request.js';
 import { OPERATIONS, matchSegments, type Operation } from './routes.js';
 import { problemLine } from './config.js';
+import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from './http-faults.js';
 import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -325,12 +326,12 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest, options: Adm
   }
   try {
     const route = matchAdminRoute(path);
-    if (!route) throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; the admin API: ${ADMIN_ENDPOINTS.join(', ')}` });
-    const run = route.methods[request.method];
-    if (!run) {
-      const allow = Object.keys(route.methods).join(', ');
-      throw new GatewayError(405, { message: `Method ${request.method} is not allowed on ${request.path}; use ${allow}`, headers: { Allow: allow } });
+    if (!route) {
+      if (!SERVED_METHODS.has(request.method)) throw methodNotAllowed(request.method, request.path, ADMIN_METHODS);
+      throw new GatewayError(404, { message: `No admin route ${request.method} ${request.path}; the admin API: ${ADMIN_ENDPOINTS.join(', ')}` });
     }
+    const run = route.methods[request.method];
+    if (!run) throw methodNotAllowed(request.method, request.path, Object.keys(route.methods).join(', '));
     return run(gateway, request, route.params, options);
   } catch (error) {
     return toErrorResponse(error);

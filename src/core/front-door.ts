@@ -10,7 +10,6 @@
 import { ADMIN_PREFIX, handleAdmin, isHealthPath, type AdminExposure } from './admin.js';
 import { AdminSessions, guardAdmin, hostPolicyOf, type GuardChecks, type HostPolicy } from './admin-guard.js';
 import { apiIndex, isIndexRequest } from './api-index.js';
-import { SERVED_METHODS, unknownMethod } from './http-faults.js';
 import { DEFAULT_CORS_POLICY, corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy, type CorsScope } from './cors.js';
 import type { Gateway } from './gateway.js';
 import { header } from './request.js';
@@ -82,7 +81,6 @@ export function frontDoor(gateway: Gateway, options: FrontDoorOptions): FrontDoo
   const route = (request: CoreRequest): CoreResponse => {
     if (isIndexRequest(request.method, request.path)) return apiIndex(admin);
     if (admin !== 'off' && request.path.startsWith(ADMIN_PREFIX) && (admin === 'on' || isHealthPath(request.path))) {
-      if (!SERVED_METHODS.has(request.method)) return unknownMethod(request.method, request.path, 'GET, HEAD, POST, PUT, DELETE').toResponse();
       return handleAdmin(gateway, request, { token: adminToken, sessions, hosts, cors: policy });
     }
     return gateway.handle(request);

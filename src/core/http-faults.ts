@@ -49,21 +49,24 @@ export function frameworkError(status: number | undefined, message: string): Cor
 }
 
 /**
- * The methods the simulator serves on some path: any other (`CONNECT`, `TRACE`, WebDAV's `PROPFIND`, ...) is
- * answered {@link unknownMethod} wherever it is sent.
+ * The methods the simulator serves on some path: any other (`CONNECT`, `TRACE`, WebDAV's `PROPFIND`, ...) is a 405
+ * wherever it is sent, also on a path with no route (where a served method gets the 404).
  */
 export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** `Allow` of {@link unknownMethod}: the methods of the gateway's API. */
+/** `Allow` for a method served nowhere on a path of the gateway's API with no route. */
 export const API_METHODS = 'GET, HEAD, POST, OPTIONS';
 
+/** `Allow` for a method served nowhere on a path of the admin API with no route. */
+export const ADMIN_METHODS = 'GET, HEAD, POST, PUT, DELETE';
+
 /**
- * A method the simulator serves nowhere (see {@link SERVED_METHODS}): 405 with `Allow` (RFC 9110, section 15.5.6),
- * instead of a 404 or, for a `CONNECT` (which Node hands to no request handler), a socket closed without a word.
- * Thrown by the pipeline (so the API's answer is journaled); `.toResponse()` for an adapter's own answer.
+ * The one 405 of the simulator (RFC 9110, section 15.5.6): `Method <method> is not allowed on <path>; use <allow>`,
+ * with `Allow: <allow>`. Thrown by the pipeline and the admin API (so it is journaled where the API's answers are);
+ * `.toResponse()` for an adapter's own answer (a `CONNECT`, which Node hands to no request handler).
  *
- * @param allow the `Allow` value: the path's own methods when it has a route, else {@link API_METHODS}.
+ * @param allow the path's own methods when it has a route, else {@link API_METHODS} or {@link ADMIN_METHODS}.
  */
-export function unknownMethod(method: string, path: string, allow: string = API_METHODS): GatewayError {
+export function methodNotAllowed(method: string, path: string, allow: string): GatewayError {
   return new GatewayError(405, { message: `Method ${method} is not allowed on ${path}; use ${allow}`, headers: { Allow: allow } });
 }

@@ -13,7 +13,7 @@
 import type { Account } from './accounts.js';
 import type { GatewayContext } from './context.js';
 import { GatewayError, toErrorResponse } from './errors.js';
-import { API_METHODS, SERVED_METHODS, unknownMethod } from './http-faults.js';
+import { API_METHODS, SERVED_METHODS, methodNotAllowed } from './http-faults.js';
 import { modelIdOf } from './operations/model.js';
 import { OPERATION_HANDLERS } from './operations/index.js';
 import { header, jsonBodyOrUndefined } from './request.js';
@@ -40,23 +40,18 @@ export type Pipeline = (request: CoreRequest) => Answered;
 /**
  * The route of `request`.
  *
- * @throws {GatewayError} 405 with `Allow` for a method served nowhere (`SERVED_METHODS` of `http-faults.ts`:
- *   `CONNECT`, `TRACE`, ...) on any path; 404 for a path that is no operation; 405 with `Allow` for a wrong method
- *   (HEAD is GET).
+ * @throws {GatewayError} 404 for a path that is no operation, or 405 with `Allow` (`methodNotAllowed` of
+ *   `http-faults.ts`) there for a method served nowhere (`CONNECT`, `TRACE`, ...); 405 with `Allow` for a wrong
+ *   method on an operation's path (HEAD is GET).
  */
 function route(request: CoreRequest): RouteMatch {
   const match = matchRoute(request.path);
-  if (!SERVED_METHODS.has(request.method)) {
-    throw unknownMethod(request.method, request.path, match ? (match.method === 'GET' ? 'GET, HEAD' : match.method) : API_METHODS);
+  if (!match) {
+    if (!SERVED_METHODS.has(request.method)) throw methodNotAllowed(request.method, request.path, API_METHODS);
+    throw new GatewayError(404, { message: `No route for ${request.method} ${request.path}` });
   }
-  if (!match) throw new GatewayError(404, { message: `No route for ${request.method} ${request.path}` });
   const method = request.method === 'HEAD' && match.method === 'GET' ? 'GET' : request.method;
-  if (method !== match.method) {
-    throw new GatewayError(405, {
-      message: `Method ${request.method} is not allowed on ${request.path}; use ${match.method}`,
-      headers: { Allow: match.method },
-    });
-  }
+  if (method !== match.method) throw methodNotAllowed(request.method, request.path, match.method);
   return match;
 }
 

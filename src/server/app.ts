@@ -11,7 +11,7 @@ import { hostPolicyOf, type AllowedHostsOption } from '../core/admin-guard.js';
 import { corsPolicyOf, type CorsOption } from '../core/cors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
-import { expectationFailed, frameworkError, hostRequired, malformedRequest, unknownMethod } from '../core/http-faults.js';
+import { API_METHODS, expectationFailed, frameworkError, hostRequired, malformedRequest, methodNotAllowed } from '../core/http-faults.js';
 import { MAX_BODY_BYTES } from '../core/request.js';
 import { redactUrl } from '../core/redact.js';
 import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
@@ -124,7 +124,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       // A CONNECT never reaches a request handler (Node would close the socket without a word): 405 with Allow.
       server.on('connect', (request, socket) => {
         socket.on('error', () => undefined);
-        socket.end(rawHttpResponse(own({ url: '/', headers: request.headers }, unknownMethod('CONNECT', request.url ?? '').toResponse()), false));
+        socket.end(rawHttpResponse(own({ url: '/', headers: request.headers }, methodNotAllowed('CONNECT', request.url ?? '', API_METHODS).toResponse()), false));
       });
       // An `Expect` other than 100-continue: the envelope instead of Node's bare 417.
       server.on('checkExpectation', (request, response) => writeResult(response, own(request, expectationFailed(String(request.headers.expect)))));

@@ -17,6 +17,7 @@
 import { ADMIN_PREFIX } from '../core/admin.js';
 import { errorResponse } from '../core/errors.js';
 import type { FrontDoor } from '../core/front-door.js';
+import { methodNotAllowed } from '../core/http-faults.js';
 import { header, queryParams } from '../core/request.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { uiFiles, type UiFiles } from '../node/ui-files.js';
@@ -65,7 +66,7 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
 export function answerUi(request: CoreRequest, files: UiFiles): CoreResponse {
   const withHeaders = (response: CoreResponse): CoreResponse => ({ ...response, headers: { ...response.headers, ...UI_HEADERS } });
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return withHeaders(errorResponse(405, { message: `Method ${request.method} is not allowed on ${request.path}; use GET`, headers: { Allow: 'GET, HEAD' } }));
+    return withHeaders(methodNotAllowed(request.method, request.path, 'GET, HEAD').toResponse());
   }
   if (!files.built()) {
     return withHeaders(errorResponse(503, { message: `The dashboard is not built (${files.dir} has no index.html): run npm run build` }));
