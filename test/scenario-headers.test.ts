@@ -86,11 +86,12 @@ describe('the standalone server', () => {
 
   it.each([0, 20])('ends a request whose answer Node cannot send (delay %i ms) with a 500 envelope, reports it once, and lives on', async (delayMs) => {
     const reported: string[] = [];
-    const server = await startServer({ port: 0, onError: (error, where) => reported.push(`${where}: ${(error as Error).message}`) });
+    const delayed: ScenarioDefinition = { name: 'delayed', rules: [{ delay: { ms: delayMs } }] };
+    const server = await startServer({ port: 0, onError: (error, where) => reported.push(`${where}: ${(error as Error).message}`), ...(delayMs > 0 ? { scenario: delayed } : {}) });
     try {
       const handle = server.gateway.handle;
-      // What a scenario could make before sending was checked: a header value Node refuses, answered after a delay.
-      server.gateway.handle = (request) => ({ ...handle(request), headers: { 'X-A': '€' }, delayMs });
+      // What a scenario could make before sending was checked: a header value Node refuses (after a delay or not).
+      server.gateway.handle = (request) => ({ ...handle(request), headers: { 'X-A': '€' } });
       const response = await fetch(`${server.baseUrl}/models/count?token=secret-in-query`, { headers: auth() });
       expect(response.status).toBe(500);
       const { error } = (await response.json()) as { error: { code: number; metadata: { reason: string } } };
@@ -101,6 +102,11 @@ describe('the standalone server', () => {
       expect(reported[0]).not.toContain('secret-in-query');
       server.gateway.handle = handle;
       expect((await fetch(`${server.baseUrl}/models/count`, { headers: auth() })).status).toBe(200);
+      if (delayMs > 0) {
+        // A delayed answer's entry is completed when it was sent: it tells the 500 the client got.
+        const entry = server.gateway.journal.get(1)!;
+        expect([entry.status, entry.body_end]).toEqual([500, 'complete']);
+      }
     } finally {
       await server.close();
     }

@@ -334,6 +334,7 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest, options: Adm
     if (!run) throw methodNotAllowed(request.method, request.path, Object.keys(route.methods).join(', '));
     return run(gateway, request, route.params, options);
   } catch (error) {
+    if (!(error instanceof GatewayError)) gateway.reportError(error, `admin ${request.method} ${request.path}`);
     return toErrorResponse(error);
   }
 }

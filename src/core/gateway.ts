@@ -85,6 +85,14 @@ export interface Gateway {
    * @example beforeAll(() => mock.gateway.warmUp());
    */
   warmUp(): Promise<void>;
+  /**
+   * Reports an unexpected error, once, to option `onError` (default: one `console.error` line); never throws. The
+   * gateway reports its own (an event listener that threw, a failure inside `handle`); adapters report what they
+   * catch around it (an answer Node could not send, a body that failed, an admin route that threw).
+   *
+   * @param where a short phrase naming the place, e.g. `sending the 200 answer to GET /api/v1/models`.
+   */
+  reportError(error: unknown, where: string): void;
 }
 
 /** Each gateway's shared state, for the core's own tests and tools; not part of the package's API. */
@@ -216,6 +224,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       return { contentType: audio.contentType, bytes: await collectAudio(audio) };
     },
     warmUp: () => context.audio.warmUp(),
+    reportError: report,
   };
   contexts.set(gateway, context);
   return gateway;

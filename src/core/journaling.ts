@@ -205,6 +205,7 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
     const head = request.method === 'HEAD';
     const finish = (outcome: ResponseOutcome) => {
       if (entry.body_end !== null) return;
+      if (outcome.status !== undefined) entry.status = outcome.status;
       entry.duration_ms = elapsedMs(started);
       entry.response_bytes = head ? 0 : outcome.bytes;
       entry.body_end = outcome.end;

@@ -86,6 +86,11 @@ export interface ResponseOutcome {
   end: BodyEnd;
   /** Body bytes delivered (after a scenario's truncation); 0 for a reset or a HEAD request. */
   bytes: number;
+  /**
+   * The status the client got when it is not the response's: the adapter could not send the core's answer and
+   * answered a 500 envelope instead (`src/server/send.ts`); the journal records it.
+   */
+  status?: number;
 }
 
 /**

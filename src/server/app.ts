@@ -131,7 +131,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
       return server;
     },
     return503OnClosing: false,
-    frameworkErrors: (error, request, reply) => sendResult(reply as FastifyReply, own(request, frameworkError((error as FastifyError).statusCode ?? 400, error.message))),
+    frameworkErrors: (error, request, reply) => sendResult(reply as FastifyReply, own(request, frameworkError((error as FastifyError).statusCode ?? 400, error.message)), report),
     clientErrorHandler: (error, socket) => {
       // Malformed HTTP that Node's parser rejects before any route runs (bad Content-Length, bad header).
       if (!socket.writable) return;
@@ -155,7 +155,7 @@ export function buildApp({ gateway, logger, admin = true, adminToken, timeouts: 
     done();
   };
 
-  app.setErrorHandler((error: FastifyError, request, reply) => sendResult(reply, own(request, frameworkError(error.statusCode, error.message))));
+  app.setErrorHandler((error: FastifyError, request, reply) => sendResult(reply, own(request, frameworkError(error.statusCode, error.message)), report));
 
   /** What each request was answered with, for the log line. */
   const answered = new WeakMap<object, CoreResponse>();

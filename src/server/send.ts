@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 import { ChunkedBody, isStreamed } from '../core/body.js';
 import { errorResponse } from '../core/errors.js';
 import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
-import { CUT_GRACE_MS, StreamCut, type CoreResponse } from '../core/types.js';
+import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome } from '../core/types.js';
 
 /** The host's `setTimeout` when this module loaded (fake timers installed later do not delay a cut). */
 const hostSetTimeout = globalThis.setTimeout;
@@ -39,7 +39,7 @@ export function sendResult(reply: FastifyReply, result: CoreResponse, report: Er
     return;
   }
   const socket = raw.req.socket;
-  const exchange: Exchange = { done: false, started: false, failed: false, timer: undefined, stop: undefined, closed: undefined };
+  const exchange: Exchange = { done: false, started: false, failed: undefined, timer: undefined, stop: undefined, closed: undefined };
   const abandon = result.abandon;
   // A body that gives up on its client (the admin event stream past its queue bound): a client that is not reading
   // cannot be sent anything more, so drop it now rather than at the idle timeout.
@@ -55,7 +55,7 @@ export function sendResult(reply: FastifyReply, result: CoreResponse, report: Er
     abandon?.removeEventListener('abort', onAbandon);
     clearTimeout(exchange.timer);
     exchange.stop?.();
-    result.onDone?.(exchange.failed ? { end: 'cut', bytes: 0 } : exchange.started ? undefined : { end: 'aborted', bytes: 0 });
+    result.onDone?.(exchange.failed ?? (exchange.started ? undefined : { end: 'aborted', bytes: 0 }));
   };
   raw.once('close', finish);
   socket.once('close', finish);
@@ -70,8 +70,8 @@ interface Exchange {
   done: boolean;
   /** Writing began (the delay, if any, was over and the connection still open). */
   started: boolean;
-  /** Sending failed on the server's side (reported; see {@link sendResult}). */
-  failed: boolean;
+  /** How the exchange ended when sending failed on the server's side (reported; see {@link sendResult}). */
+  failed: ResponseOutcome | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stops the body's iterator (set while streaming). */
   stop: (() => void) | undefined;
@@ -147,18 +147,23 @@ function where(raw: ServerResponse): string {
 
 /**
  * Ends a request whose sending failed with `error`: reported once, then a 500 envelope when nothing was sent yet,
- * else the connection closed.
+ * else the connection closed. The exchange's outcome (for `onDone`, so the journal tells what the client got) is
+ * the 500 sent whole, or a cut. An answer of one piece sent at once has no `onDone` (its journal entry was complete
+ * when made): only a header Node refuses could fail it, and scenarios are checked against that when loaded.
  */
 function failed(raw: ServerResponse, result: CoreResponse, exchange: Exchange | undefined, report: ErrorReporter, error: unknown): void {
   report(error, `sending the ${result.status} answer to ${where(raw)}`);
-  if (exchange) exchange.failed = true;
   if (raw.headersSent || raw.destroyed) {
+    if (exchange) exchange.failed = { end: 'cut', bytes: 0 };
     raw.destroy();
     return;
   }
+  const fallback = errorResponse(500, { metadata: { error_type: 'server', reason: `the answer could not be sent: ${describeError(error)}` } });
+  if (exchange) exchange.failed = { end: 'complete', bytes: byteLength(fallback.body as string), status: 500 };
   try {
-    writeResult(raw, errorResponse(500, { metadata: { error_type: 'server', reason: `the answer could not be sent: ${describeError(error)}` } }));
+    writeResult(raw, fallback);
   } catch {
+    if (exchange) exchange.failed = { end: 'cut', bytes: 0 };
     raw.destroy();
   }
 }
