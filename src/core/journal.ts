@@ -33,7 +33,8 @@ export interface JournalEntry {
   /** Raw path, no query. */
   path: string;
   /**
-   * Query parameters, decoded (last value wins for repeated names); credentials' values (`key`, `api_key`,
+   * Query parameters, decoded (a repeated name keeps its last value here; where the API reads one value it answered
+   * such a request with a 400, `singleParam` in `request.ts`); credentials' values (`key`, `api_key`,
    * `apikey`, `token`, `access_token`) are `[redacted]` (`redactQueryParams` in `redact.ts`).
    */
   query: Record<string, string>;

@@ -21,7 +21,8 @@ export interface MockRouterBase {
   readonly gateway: Gateway;
   /**
    * Every request the handlers answered, oldest first (bounded by `journalSize`); filter with
-   * `journal.list({ operation, status, session })`. Authorization values are redacted.
+   * `journal.list({ operation, status, session })`. Credentials in headers and the query are redacted
+   * (`src/core/redact.ts`).
    */
   readonly journal: Journal;
   /**
