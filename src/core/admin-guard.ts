@@ -34,6 +34,7 @@ import { bearerKey } from './auth.js';
 import type { CorsPolicy } from './cors.js';
 import { errorResponse } from './errors.js';
 import { OptionsError } from './options.js';
+import { paramName } from './redact.js';
 import { header, queryParams } from './request.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
@@ -264,15 +265,7 @@ function seeOther(location: string, request: CoreRequest, sessions: AdminSession
 function withoutToken(query: string): string {
   return query
     .split('&')
-    .filter((part) => {
-      if (part === '') return false;
-      const name = part.split('=', 1)[0]!.replace(/\+/g, ' ');
-      try {
-        return decodeURIComponent(name) !== 'token';
-      } catch {
-        return true;
-      }
-    })
+    .filter((part) => part !== '' && paramName(part) !== 'token')
     .join('&');
 }
 

@@ -87,7 +87,7 @@ export function redactQueryParams(query: string): Record<string, string> {
 }
 
 /** The decoded name of one raw `name=value` part of a query (`+` is a space), or the raw name when it is malformed. */
-function paramName(part: string): string {
+export function paramName(part: string): string {
   const eq = part.indexOf('=');
   const raw = (eq === -1 ? part : part.slice(0, eq)).replace(/\+/g, ' ');
   try {
