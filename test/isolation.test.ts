@@ -73,6 +73,28 @@ describe.each(modes)('$name', (mode) => {
   });
 });
 
+describe('the MSW handlers', () => {
+  it('answer a fault around the gateway with the 500 envelope (no stack) and report it once', async () => {
+    const reported: string[] = [];
+    const mock = createMockRouter({ seed: 1, onError: (error, where) => reported.push(`${where}: ${(error as Error).message}`) });
+    const server = mock.attach(setupServer(...mock.handlers));
+    server.listen(errorOnUnhandled());
+    try {
+      mock.gateway.handle = () => {
+        throw new Error('adapter bug');
+      };
+      const response = await fetch('https://openrouter.ai/api/v1/models/count', { headers: auth() });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 500, metadata: { error_type: 'server', reason: 'adapter bug' } } });
+      expect(text).not.toContain('at ');
+      expect(reported).toEqual(['request GET /api/v1/models/count: adapter bug']);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('the journal is bounded in bytes', () => {
   it('keeps the newest entries whose sizes together stay under the bound, each serializable', async () => {
     const mock = createMockRouter({ seed: 1 });

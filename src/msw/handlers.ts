@@ -6,6 +6,7 @@
  */
 import { http, type HttpHandler } from 'msw';
 import { corsPolicyOf, type CorsOption } from '../core/cors.js';
+import { toErrorResponse } from '../core/errors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { ROUTES, interceptPattern } from '../core/routes.js';
@@ -26,9 +27,21 @@ export interface HandlerOptions {
   cors?: CorsOption | undefined;
 }
 
+/**
+ * The resolver of every handler: the request through the front door. Never rejects: an unexpected error (a body that
+ * cannot be read, a fault of the adapter) is reported once (`gateway.reportError`) and answered with the 500
+ * envelope, never msw's own 500, whose body carries the error's stack.
+ */
 function respond(gateway: Gateway, options: HandlerOptions) {
   const answer = frontDoor(gateway, { admin: 'off', cors: corsPolicyOf(options.cors) });
-  return async ({ request }: { request: Request }) => toHttpResponse(answer(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
+  return async ({ request }: { request: Request }) => {
+    try {
+      return toHttpResponse(answer(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
+    } catch (error) {
+      gateway.reportError(error, `request ${request.method} ${new URL(request.url).pathname}`);
+      return toHttpResponse(toErrorResponse(error), request.signal, request.method === 'HEAD');
+    }
+  };
 }
 
 /** Any origin: a scheme and a host, so the handlers answer whatever base URL the client under test was given. */
