@@ -18,7 +18,7 @@ function thrown(make: () => unknown): unknown {
 describe('OptionsError', () => {
   it.each([
     [{ clock: 'soon' }, 'clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"'],
-    [{ clock: Number.NaN }, 'clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "NaN"'],
+    [{ clock: Number.NaN }, 'clock', 'expected a time within years 1970–9999 (whole epoch ms from 0 to 253402300799999), got NaN'],
     [{ generationDelayMs: -1 }, 'generationDelayMs', 'expected a number of ms ≥ 0 or "realistic", got -1'],
     [{ seed: Number.NaN }, 'seed', expect.stringMatching(/./)],
     [{ seed: 1.5 }, 'seed', expect.stringMatching(/integer|int/i)],
