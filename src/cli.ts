@@ -68,6 +68,7 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   generationDelayMs: '--generation-delay',
   seed: '--seed',
   journalSize: '--journal-size',
+  journalBytes: '--journal-bytes',
   allowedHosts: '--allowed-hosts',
 };
 
@@ -84,6 +85,7 @@ const program = new Command()
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
+  .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept (each about its JSON\'s length; the oldest go first)').default(32 * 1024 * 1024).argParser(integer(1, Number.MAX_SAFE_INTEGER)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
   .addOption(new Option('--admin-token <token>', 'require this token on the admin API (Authorization: Bearer <token> or X-Mock-Admin-Token; a browser opens /__mock/ui?token=<token> once and keeps it in a cookie); health stays open').env('MOCKROUTER_ADMIN_TOKEN'))
   .addOption(new Option('--allowed-hosts <hosts>', 'Host names the admin API answers besides localhost, 127.0.0.1, [::1] and the bound address (every interface\'s with 0.0.0.0): comma-separated names or IPs, .domain for a domain and its subdomains, or "all" to turn the check off (DNS rebinding defense)').argParser(allowedHosts))
@@ -125,6 +127,7 @@ const flags = program.opts<{
   clock?: string;
   generationDelay: number | 'realistic';
   journalSize: number;
+  journalBytes: number;
   admin: boolean;
   adminToken?: string;
   allowedHosts?: string;
@@ -161,6 +164,7 @@ try {
     scenario: flags.scenario,
     scenarios: flags.scenarios,
     journalSize: flags.journalSize,
+    journalBytes: flags.journalBytes,
     keys: flags.keys,
     clock: flags.clock,
     generationDelayMs: flags.generationDelay,

@@ -96,6 +96,23 @@ describe('the MSW handlers', () => {
 });
 
 describe('the journal is bounded in bytes', () => {
+  it('by option journalBytes: the newest entries that fit, always the newest one', async () => {
+    expect(() => createMockRouter({ journalBytes: 0 })).toThrow(/^journalBytes: /);
+    const mock = createMockRouter({ journalBytes: 3000 });
+    const server = mock.attach(setupServer(...mock.handlers));
+    server.listen(errorOnUnhandled());
+    try {
+      for (let i = 0; i < 10; i++) await (await fetch('https://openrouter.ai/api/v1/models/count', { headers: auth() })).arrayBuffer();
+      const { journal } = mock.gateway;
+      expect(journal.bytes).toBeLessThanOrEqual(3000);
+      expect(journal.size).toBeGreaterThanOrEqual(1);
+      expect(journal.size).toBeLessThan(10);
+      expect(journal.last()!.seq).toBe(10);
+    } finally {
+      server.close();
+    }
+  });
+
   it('keeps the newest entries whose sizes together stay under the bound, each serializable', async () => {
     const mock = createMockRouter({ seed: 1 });
     const server = mock.attach(setupServer(...mock.handlers));

@@ -97,7 +97,7 @@ let baseline: ServerStats;
 
 beforeAll(async () => {
   // Journal large enough to keep every request of the run (it grows only as requests arrive).
-  server = await startInstrumented({ journalSize: 2_000_000 });
+  server = await startInstrumented({ journalSize: 2_000_000, journalBytes: 2 ** 40 });
   baseline = await server.stats();
 });
 afterAll(() => server?.close());

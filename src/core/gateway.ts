@@ -15,7 +15,7 @@ import type { GatewayContext } from './context.js';
 import { GatewayEvents, type GatewayEventSource } from './events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
-import { DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
 import { journaled } from './journaling.js';
 import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
@@ -161,7 +161,7 @@ function isolated(handle: (request: CoreRequest) => CoreResponse, report: ErrorR
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}
  *   for an invalid scenario file, folder or definition; {@link KeysError} for an invalid keys file or list;
  *   {@link OptionsError} for an unknown default scenario name, a bad `clock`, `generationDelayMs`, `seed`,
- *   `journalSize`, `maxGenerations` or `audioCacheBytes`, or a path where the platform reads no files.
+ *   `journalSize`, `journalBytes`, `maxGenerations` or `audioCacheBytes`, or a path where the platform reads no files.
  *   Every message names the option or the file, the path inside it, and what was expected.
  */
 export function createGatewayOn(platform: Platform, options: GatewayOptions = {}): Gateway {
@@ -194,7 +194,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const registry = user.length > 0 ? scenarioRegistry([...platform.builtinScenarios(), ...user]) : () => scenarioRegistry(platform.builtinScenarios());
   const scenarios = new ScenarioEngine(registry, seed);
   scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, () => events.emit('journal-cleared', () => ({})));
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
 
   const announceScenario = () => events.emit('scenario', () => ({ default: scenarios.defaultScenario?.name ?? null }));
 

@@ -63,6 +63,11 @@ export interface GatewayOptions {
   /** Bound of the request journal, in entries. Default 1000. */
   journalSize?: number;
   /**
+   * Bound of the request journal in bytes: its kept entries' sizes together (each about its JSON's length; a body
+   * over 64 KiB is kept as a note). Past it the oldest entries go first. Default 32 MiB.
+   */
+  journalBytes?: number;
+  /**
    * Receives each unexpected error inside the gateway, once, with where it happened (an event listener that threw,
    * a failure while answering or sending a request): such an error ends at most its own request (a 500 envelope, or
    * the connection closed once bytes were sent) and never reaches the process. Default: one `console.error` line;
@@ -102,19 +107,20 @@ export class OptionsError extends Error {
 const NumericOptionsSchema = z.object({
   seed: z.int().optional(),
   journalSize: z.int().min(1).optional(),
+  journalBytes: z.int().min(1).optional(),
   maxGenerations: z.int().min(0).optional(),
   audioCacheBytes: z.int().min(0).optional(),
 });
 
 /**
  * Checks the numeric options: `seed` a safe integer (`1.5` would act as `1` in some draws and not in others);
- * `journalSize` a whole number ≥ 1; `maxGenerations` and `audioCacheBytes` whole numbers ≥ 0 (0 keeps nothing).
+ * `journalSize` and `journalBytes` whole numbers ≥ 1; `maxGenerations` and `audioCacheBytes` whole numbers ≥ 0 (0 keeps nothing).
  *
  * @throws {OptionsError} naming the first option at fault.
  */
 export function checkNumericOptions(options: GatewayOptions): void {
-  const { seed, journalSize, maxGenerations, audioCacheBytes } = options;
-  parseOptions(NumericOptionsSchema, { seed, journalSize, maxGenerations, audioCacheBytes });
+  const { seed, journalSize, journalBytes, maxGenerations, audioCacheBytes } = options;
+  parseOptions(NumericOptionsSchema, { seed, journalSize, journalBytes, maxGenerations, audioCacheBytes });
 }
 
 /**
