@@ -53,6 +53,24 @@ describe.each(modes)('$name', (mode) => {
     expect(reported).toEqual([]);
   });
 
+  it('a streamed body that fails by itself (not a scenario cut) is cut after its bytes and reported once', async () => {
+    const { baseUrl, gateway } = await start();
+    gateway.handle = () => ({
+      status: 200,
+      headers: { 'Content-Type': 'audio/pcm' },
+      body: (async function* () {
+        yield new Uint8Array(100);
+        throw new Error('render bug');
+      })(),
+    });
+    const response = await fetch(`${baseUrl}/models/count`, { headers: auth() });
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    await expect.poll(() => reported.length).toBe(1);
+    expect((reported[0]![0] as Error).message).toBe('render bug');
+    expect(reported[0]![1]).toBe('streaming the 200 answer to GET /api/v1/models/count');
+  });
+
   it('a listener that throws is reported once per event and the request is answered as usual', async () => {
     const { baseUrl, gateway } = await start();
     gateway.events.subscribe(() => {

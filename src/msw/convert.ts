@@ -7,7 +7,7 @@
 import { HttpResponse, delay, type DefaultBodyType } from 'msw';
 import { ChunkedBody, isStreamed } from '../core/body.js';
 import { yieldToEventLoop } from '../core/event-loop.js';
-import { CUT_GRACE_MS, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
+import { CUT_GRACE_MS, StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
 export async function toCoreRequest(request: Request): Promise<CoreRequest> {
@@ -88,6 +88,7 @@ class SharedBody {
   readonly #readers = new Set<BodyReader>();
   readonly #onDone: () => void;
   readonly #probes: number;
+  readonly #report: ((error: unknown) => void) | undefined;
   #reading: Promise<void> | undefined;
   /** How the body ended: `{}` when it is complete, `{ error }` when it failed; `undefined` while it goes on. */
   #end: { error?: unknown } | undefined;
@@ -95,10 +96,13 @@ class SharedBody {
   /**
    * @param onDone runs once the body has ended, failed, or been given up (every reader cancelled, or `signal`).
    * @param signal the request's abort signal: when the client aborts, a paced body stops.
+   * @param report called once when the body fails with anything but a {@link StreamCut} (a render that failed): the
+   *   readers see the failure all the same.
    */
-  constructor(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined) {
+  constructor(body: AsyncIterable<Uint8Array>, onDone: () => void, signal: AbortSignal | undefined, report?: (error: unknown) => void) {
     this.#iterator = body[Symbol.asyncIterator]();
     this.#onDone = onDone;
+    this.#report = report;
     this.#probes = behindServiceWorker() ? SERVICE_WORKER_PROBES : 0;
     signal?.addEventListener('abort', () => this.#stop(), { once: true });
   }
@@ -149,6 +153,7 @@ class SharedBody {
       },
       (error: unknown) => {
         this.#reading = undefined;
+        if (!(error instanceof StreamCut)) this.#report?.(error);
         this.#ended({ error });
       },
     );
@@ -221,8 +226,9 @@ function once(fn: () => void): () => void {
  *
  * @param signal the request's abort signal: when the client aborts, a paced stream stops and `onDone` runs.
  * @param head `true` for a HEAD request: the body is dropped, as an HTTP server does.
+ * @param report receives a streamed body's failure that is no scenario's cut ({@link StreamCut}), once.
  */
-export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal, head = false): Promise<Response> {
+export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal, head = false, report?: (error: unknown) => void): Promise<Response> {
   if (result.delayMs) await delay(result.delayMs);
   const onDone = once(result.onDone ?? noop);
   if (result.reset) {
@@ -232,7 +238,7 @@ export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal,
   const init = { status: result.status, headers: result.headers };
   const body = head ? null : result.body;
   if (isStreamed(body) && !(body instanceof ChunkedBody)) {
-    const shared = new SharedBody(body, onDone, signal);
+    const shared = new SharedBody(body, onDone, signal, report);
     return new SharedBodyResponse(shared, shared.reader(), init);
   }
   const bodyInit = toBodyInit(body, onDone);

@@ -35,10 +35,13 @@ export interface HandlerOptions {
 function respond(gateway: Gateway, options: HandlerOptions) {
   const answer = frontDoor(gateway, { admin: 'off', cors: corsPolicyOf(options.cors) });
   return async ({ request }: { request: Request }) => {
+    const where = () => `${request.method} ${new URL(request.url).pathname}`;
     try {
-      return toHttpResponse(answer(await toCoreRequest(request)), request.signal, request.method === 'HEAD');
+      const result = answer(await toCoreRequest(request));
+      const report = (error: unknown) => gateway.reportError(error, `streaming the ${result.status} answer to ${where()}`);
+      return await toHttpResponse(result, request.signal, request.method === 'HEAD', report);
     } catch (error) {
-      gateway.reportError(error, `request ${request.method} ${new URL(request.url).pathname}`);
+      gateway.reportError(error, `request ${where()}`);
       return toHttpResponse(toErrorResponse(error), request.signal, request.method === 'HEAD');
     }
   };
