@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { KeysError } from './core/accounts.js';
-import { hostPolicyOf } from './core/admin-guard.js';
+import { hostPolicyOf } from './core/admin-hosts.js';
 import { ConfigFileError, problemLine } from './core/config.js';
 import { corsPolicyOf } from './core/cors.js';
 import { FixtureError } from './core/fixtures/parse.js';
@@ -51,7 +51,7 @@ function corsOrigins(value: string): string {
   return value;
 }
 
-/** `--allowed-hosts`: `all` or comma-separated hosts, checked as option `allowedHosts` is (src/core/admin-guard.ts). */
+/** `--allowed-hosts`: `all` or comma-separated hosts, checked as option `allowedHosts` is (src/core/admin-hosts.ts). */
 function allowedHosts(value: string): string {
   try {
     hostPolicyOf(value);

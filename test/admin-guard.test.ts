@@ -6,7 +6,8 @@
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminSessions, adminCookieName, guardAdmin, hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-guard.js';
+import { AdminSessions, adminCookieName, guardAdmin } from '../src/core/admin-guard.js';
+import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-hosts.js';
 import { DEFAULT_CORS_POLICY } from '../src/core/cors.js';
 import { frontDoor } from '../src/core/front-door.js';
 import { createGateway } from '../src/node/gateway.js';

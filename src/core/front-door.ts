@@ -8,7 +8,8 @@
  * @module
  */
 import { ADMIN_PREFIX, handleAdmin, isHealthPath, type AdminExposure } from './admin.js';
-import { AdminSessions, guardAdmin, hostPolicyOf, type GuardChecks, type HostPolicy } from './admin-guard.js';
+import { AdminSessions, guardAdmin, type GuardChecks } from './admin-guard.js';
+import { hostPolicyOf, type HostPolicy } from './admin-hosts.js';
 import { apiIndex, isIndexRequest } from './api-index.js';
 import { DEFAULT_CORS_POLICY, corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy, type CorsScope } from './cors.js';
 import type { Gateway } from './gateway.js';
@@ -23,7 +24,7 @@ export interface FrontDoorOptions {
   /** When set, admin requests but health must carry it (see `handleAdmin`). */
   adminToken?: string | undefined;
   /**
-   * The `Host` values admin requests may carry (`hostPolicyOf` in `admin-guard.ts` makes one from option
+   * The `Host` values admin requests may carry (`hostPolicyOf` in `admin-hosts.ts` makes one from option
    * `allowedHosts` and the server's addresses). Default: `localhost` (and `*.localhost`), `127.0.0.1`, `[::1]`.
    */
   allowedHosts?: HostPolicy | undefined;

@@ -90,7 +90,7 @@ export class OptionsError extends Error {
   /**
    * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
    * `cors` (an option of the handlers and the server, `src/core/cors.ts`), or `allowedHosts` (the server's,
-   * `src/core/admin-guard.ts`), or `port`, `host`, `timeouts` (the server's, `src/server/listen-options.ts`).
+   * `src/core/admin-hosts.ts`), or `port`, `host`, `timeouts` (the server's, `src/server/listen-options.ts`).
    */
   readonly option: OptionName;
   /** What was wrong, without the option's name. */

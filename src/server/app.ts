@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { hostPolicyOf, type AllowedHostsOption } from '../core/admin-guard.js';
+import { hostPolicyOf, type AllowedHostsOption } from '../core/admin-hosts.js';
 import { corsPolicyOf, type CorsOption } from '../core/cors.js';
 import { frontDoor } from '../core/front-door.js';
 import type { Gateway } from '../core/gateway.js';
@@ -47,7 +47,7 @@ export interface AppOptions {
   adminToken?: string | undefined;
   /**
    * Hosts the admin API answers besides `localhost`, `127.0.0.1`, `[::1]` and {@link localHosts} (DNS rebinding
-   * defense, `src/core/admin-guard.ts`): names, IP addresses, `.domain` for a domain and its subdomains, as a
+   * defense, `src/core/admin-hosts.ts`): names, IP addresses, `.domain` for a domain and its subdomains, as a
    * comma-separated string or a list; `all` or `true` for any.
    */
   allowedHosts?: AllowedHostsOption | undefined;

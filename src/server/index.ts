@@ -12,7 +12,7 @@
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
-import type { AllowedHostsOption } from '../core/admin-guard.js';
+import type { AllowedHostsOption } from '../core/admin-hosts.js';
 import type { CorsOption } from '../core/cors.js';
 import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
@@ -20,7 +20,7 @@ import { API_PREFIX } from '../core/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
 import { checkListenOptions } from './listen-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
-export type { AllowedHostsOption } from '../core/admin-guard.js';
+export type { AllowedHostsOption } from '../core/admin-hosts.js';
 // The errors startServer throws, here too so a standalone-only program need not import the package's main entry
 // (which imports msw).
 export { OptionsError } from '../core/options.js';
