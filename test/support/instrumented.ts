@@ -56,10 +56,18 @@ export function openSockets(stats: ServerStats): number {
   return stats.tcpConnections ?? stats.handles.TCPSocketWrap ?? 0;
 }
 
-/** Starts the server with `options` (JSON-serialisable; `port` 0 unless given; always on 127.0.0.1). */
-export async function startInstrumented(options: Omit<ServerOptions, 'logger'> = {}): Promise<InstrumentedServer> {
+/** The CLI's cap on V8's young generation (src/server/heap-limits.ts), for a child that should use memory as `mockrouter` does. */
+const HEAP_LIMITS = new URL('../../src/server/heap-limits.ts', import.meta.url).pathname;
+
+/**
+ * Starts the server with `options` (JSON-serialisable; `port` 0 unless given; always on 127.0.0.1).
+ *
+ * @param process `{ cli: true }` to run it with the `mockrouter` command's heap limits (its resident memory is then
+ *   the command's, not that of a library user's process).
+ */
+export async function startInstrumented(options: Omit<ServerOptions, 'logger'> = {}, process: { cli?: boolean } = {}): Promise<InstrumentedServer> {
   const child = fork(SCRIPT, [JSON.stringify(options)], {
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    execArgv: ['--expose-gc', '--import', 'tsx', ...(process.cli ? ['--import', HEAP_LIMITS] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map<number, (message: { stats?: ServerStats }) => void>();
