@@ -10,7 +10,7 @@ import { MAX_JSON_DEPTH } from '../src/core/request.js';
 import { createMockRouter } from '../src/index.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 import { startServer } from '../src/server/index.js';
-import { auth, modes, type RunningMode } from './support/modes.js';
+import { auth, modes, MSW_MAJOR, type RunningMode } from './support/modes.js';
 
 /** `depth` nested arrays: `[[[...]]]`. */
 function nested(depth: number): string {
@@ -65,7 +65,10 @@ describe.each(modes)('$name', (mode) => {
     });
     const response = await fetch(`${baseUrl}/models/count`, { headers: auth() });
     expect(response.status).toBe(200);
-    await expect(response.arrayBuffer()).rejects.toThrow();
+    const read = response.arrayBuffer();
+    // msw 3 ends a mocked body cleanly when its stream errors (README, "Truncated audio in-process under msw 3").
+    if (mode.name === 'msw' && MSW_MAJOR >= 3) await read;
+    else await expect(read).rejects.toThrow();
     await expect.poll(() => reported.length).toBe(1);
     expect((reported[0]![0] as Error).message).toBe('render bug');
     expect(reported[0]![1]).toBe('streaming the 200 answer to GET /api/v1/models/count');
