@@ -6,7 +6,8 @@
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminSessions, adminCookieName, guardAdmin } from '../src/core/admin-guard.js';
+import { adminCookieName, guardAdmin } from '../src/core/admin-guard.js';
+import { AdminSessions } from '../src/core/admin-sessions.js';
 import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-hosts.js';
 import { DEFAULT_CORS_POLICY } from '../src/core/cors.js';
 import { frontDoor } from '../src/core/front-door.js';

@@ -23,7 +23,7 @@
  *    <token>` or the login cookie ({@link adminCookieName}: `mockrouter_admin_<port>`). A browser gets the cookie
  *    from `GET /__mock/<any>?token=<token>` (303 to the same URL without `token`) or `POST /__mock/login` with the
  *    form field `token` (303 to `/__mock/ui`). The cookie carries a random session id, never the token: the server
- *    keeps the ids it issued ({@link AdminSessions}, the newest {@link MAX_ADMIN_SESSIONS}); it is
+ *    keeps the ids it issued (`AdminSessions` of `admin-sessions.ts`, the newest 64); it is
  *    `HttpOnly; SameSite=Strict; Path=/__mock`, so the page's own requests and its `EventSource` carry it and other
  *    sites' requests do not, and named per port, so two servers on one host keep their own. A wrong token is a 401
  *    envelope.
@@ -33,6 +33,7 @@
 import { bearerKey } from './auth.js';
 import type { CorsPolicy } from './cors.js';
 import { errorResponse } from './errors.js';
+import type { AdminSessions } from './admin-sessions.js';
 import { hostOfHeader, isAllowedHost, type HostPolicy } from './admin-hosts.js';
 import { paramName } from './redact.js';
 import { header, queryParams } from './request.js';
@@ -41,49 +42,11 @@ import type { CoreRequest, CoreResponse } from './types.js';
 /** Prefix of the login cookie's name; the port follows ({@link adminCookieName}). */
 export const ADMIN_COOKIE_PREFIX = 'mockrouter_admin_';
 
-/** Most login sessions a server keeps ({@link AdminSessions}); past it, the oldest is forgotten. */
-export const MAX_ADMIN_SESSIONS = 64;
 /** Where `POST /__mock/login` sends the browser: the dashboard. */
 export const LOGIN_TARGET = '/__mock/ui';
 
 /** Where a browser's login form with a wrong token is sent back to: the dashboard, which shows the form again. */
 export const LOGIN_FAILED_TARGET = '/__mock/ui?login=failed';
-
-/**
- * The login sessions of one server: random ids handed to browsers in the login cookie instead of the admin token,
- * the newest {@link MAX_ADMIN_SESSIONS} kept (an older one must log in again). In memory only: a restart logs every
- * browser out. Ids come from `globalThis.crypto.getRandomValues` (Node.js and browsers alike).
- */
-export class AdminSessions {
-  /** The ids issued, oldest first (a `Set` keeps insertion order). */
-  readonly #ids = new Set<string>();
-  readonly #max: number;
-
-  /** @param max most ids kept (at least 1), default {@link MAX_ADMIN_SESSIONS}. */
-  constructor(max: number = MAX_ADMIN_SESSIONS) {
-    this.#max = Math.max(1, Math.floor(max));
-  }
-
-  /** A new session id (64 lower-case hex digits: 256 random bits), kept; the oldest is dropped past the bound. */
-  issue(): string {
-    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-    let id = '';
-    for (const byte of bytes) id += byte.toString(16).padStart(2, '0');
-    this.#ids.add(id);
-    if (this.#ids.size > this.#max) this.#ids.delete(this.#ids.values().next().value!);
-    return id;
-  }
-
-  /** Whether `id` was issued and is still kept. */
-  has(id: string | undefined): boolean {
-    return id !== undefined && this.#ids.has(id);
-  }
-
-  /** Number of ids kept. */
-  get size(): number {
-    return this.#ids.size;
-  }
-}
 
 /**
  * The login cookie's name for a request whose `Host` header is `host`: `mockrouter_admin_<port>`, the port the

@@ -26,7 +26,8 @@
  */
 import * as z from 'zod';
 import { eventStream } from './admin-events.js';
-import { guardAdmin, login, type AdminSessions } from './admin-guard.js';
+import { guardAdmin, login } from './admin-guard.js';
+import type { AdminSessions } from './admin-sessions.js';
 import { hostPolicyOf, type HostPolicy } from './admin-hosts.js';
 import { replaySpeech } from './audio-replay.js';
 import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from './clock.js';

@@ -8,7 +8,8 @@
  * @module
  */
 import { ADMIN_PREFIX, handleAdmin, isHealthPath, type AdminExposure } from './admin.js';
-import { AdminSessions, guardAdmin, type GuardChecks } from './admin-guard.js';
+import { guardAdmin, type GuardChecks } from './admin-guard.js';
+import { AdminSessions } from './admin-sessions.js';
 import { hostPolicyOf, type HostPolicy } from './admin-hosts.js';
 import { apiIndex, isIndexRequest } from './api-index.js';
 import { DEFAULT_CORS_POLICY, corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy, type CorsScope } from './cors.js';
