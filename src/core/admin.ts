@@ -24,15 +24,14 @@
  *
  * @module
  */
-import * as z from 'zod';
+import { clockState, moveClock } from './admin-clock.js';
 import { eventStream } from './admin-events.js';
 import { guardAdmin, login } from './admin-guard.js';
 import type { AdminSessions } from './admin-sessions.js';
 import { hostPolicyOf, type HostPolicy } from './admin-hosts.js';
 import { replaySpeech } from './audio-replay.js';
-import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from './clock.js';
 import { DEFAULT_CORS_POLICY, type CorsPolicy } from './cors.js';
-import { GatewayError, toErrorResponse } from './errors.js';
+import { GatewayError, jsonResponse, toErrorResponse } from './errors.js';
 import { contextOf, type Gateway } from './gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from './journal.js';
 import { queryParams, readJsonBody, singleParam } from './request.js';
@@ -42,7 +41,6 @@ import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from './http-faults.j
 import { ScenarioError } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
-import { parseOrThrow } from './validation.js';
 
 /**
  * `GET /__mock/auth`: whether the request may use the admin API (`authorized`: the guard lets it through) and
@@ -57,9 +55,6 @@ export interface AdminAuth {
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/__mock/';
 
-function json(status: number, value: unknown): CoreResponse {
-  return { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) };
-}
 
 const noContent: CoreResponse = { status: 204, headers: {}, body: null };
 
@@ -116,7 +111,7 @@ function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
     // Without a cursor, the newest page: what a look at the journal wants (the oldest first within it, as always).
     requests = after === null ? newest(gateway.journal.list(filter), size) : gateway.journal.after(from, size, filter);
   }
-  return json(200, { requests, last_seq: gateway.journal.lastSeq });
+  return jsonResponse(200, { requests, last_seq: gateway.journal.lastSeq });
 }
 
 /** The `{seq}` parameter as a number. @throws {GatewayError} 400 when it is not a whole number. */
@@ -131,7 +126,7 @@ function journalEntry(gateway: Gateway, _request: CoreRequest, params: RoutePara
   const seq = seqOf(params);
   const entry = gateway.journal.get(seq);
   if (!entry) throw new GatewayError(404, { message: `No journal entry ${seq}` });
-  return json(200, entry);
+  return jsonResponse(200, entry);
 }
 
 function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
@@ -158,12 +153,12 @@ function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RoutePa
   const found = loaded ?? (fallback?.name === name ? { scenario: fallback, source: null } : undefined);
   if (!found) throw new GatewayError(404, { message: `No scenario "${name}"; loaded scenarios: ${gateway.scenarios.scenarios.map(({ scenario }) => scenario.name).sort().join(', ')}` });
   const { scenario, source } = found;
-  return json(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
+  return jsonResponse(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
 }
 
 /** `GET /__mock/scenarios`: the default's name and each loaded scenario (a built-in's `source` relative to the package). */
 function listScenarios(gateway: Gateway): CoreResponse {
-  return json(200, {
+  return jsonResponse(200, {
     default: gateway.scenarios.defaultScenario?.name ?? null,
     scenarios: gateway.scenarios.scenarios.map(({ scenario, source }) => ({
       name: scenario.name,
@@ -196,49 +191,7 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
     }
     throw error;
   }
-  return json(200, { default: chosen?.name ?? null });
-}
-
-function clockState(gateway: Gateway): CoreResponse {
-  const now = gateway.clock.now();
-  return json(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.clock.frozen });
-}
-
-/** Body of `POST /__mock/clock`: exactly one of `advance_ms` (whole ms ≥ 0) and `now` (an ISO 8601 time, 1970–9999). */
-const ClockBodySchema = z
-  .strictObject({
-    advance_ms: z
-      .number({ error: (i) => `expected a whole number of ms ≥ 0, got ${typeof i.input === 'number' ? String(i.input) : JSON.stringify(i.input)}` })
-      .optional(),
-    now: z
-      .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
-      .refine((value) => parseIsoTime(value) !== undefined, { error: (i) => `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(i.input)}` })
-      .optional(),
-  }, { error: 'must be a JSON object: {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' })
-  .refine((b) => (b.advance_ms === undefined) !== (b.now === undefined), {
-    error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
-  });
-
-/**
- * `POST /__mock/clock`: advances or sets the clock, which stays at whole ms within years 1970–9999 (`clock.ts`).
- *
- * @throws {GatewayError} 400 naming the field (`advance_ms` or `now`) and the range for a move out of it; the clock
- *   does not move.
- */
-function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
-  const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
-  const clock = gateway.clock;
-  if (body.advance_ms !== undefined) {
-    const problem = advanceProblem(clock.now(), body.advance_ms);
-    if (problem) throw new GatewayError(400, { message: `advance_ms: ${problem}` });
-    clock.advance(body.advance_ms);
-  } else {
-    const ms = parseIsoTime(body.now!)!;
-    const problem = clockTimeProblem(ms, JSON.stringify(body.now));
-    if (problem) throw new GatewayError(400, { message: `now: ${problem}` });
-    clock.set(ms);
-  }
-  return clockState(gateway);
+  return jsonResponse(200, { default: chosen?.name ?? null });
 }
 
 /**
@@ -269,8 +222,8 @@ type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams,
 
 /** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
-  health: { GET: () => json(200, { status: 'ok' }) },
-  auth: { GET: (_gateway, _request, _params, options) => json(200, { authorized: true, token_required: options.token !== undefined } satisfies AdminAuth) },
+  health: { GET: () => jsonResponse(200, { status: 'ok' }) },
+  auth: { GET: (_gateway, _request, _params, options) => jsonResponse(200, { authorized: true, token_required: options.token !== undefined } satisfies AdminAuth) },
   requests: {
     GET: listRequests,
     DELETE: (gateway) => (gateway.journal.clear(), noContent),
@@ -323,7 +276,7 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest, options: Adm
   if (path !== 'health') {
     const refused = guardAdmin(request, { token: options.token, sessions: options.sessions, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
     // The dashboard asks whether it may go on before anything else, so a browser logs no 401 before the login form.
-    if (path === 'auth' && request.method === 'GET' && refused?.status === 401) return json(200, { authorized: false, token_required: true } satisfies AdminAuth);
+    if (path === 'auth' && request.method === 'GET' && refused?.status === 401) return jsonResponse(200, { authorized: false, token_required: true } satisfies AdminAuth);
     if (refused) return refused;
   }
   try {

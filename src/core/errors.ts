@@ -155,3 +155,8 @@ export function toErrorResponse(error: unknown): CoreResponse {
   if (error instanceof GatewayError) return error.toResponse();
   return errorResponse(500, { metadata: { error_type: 'server', reason: error instanceof Error ? error.message : String(error) } });
 }
+
+/** A JSON answer that is no error: `status`, `Content-Type: application/json`, `value` serialized. */
+export function jsonResponse(status: number, value: unknown): CoreResponse {
+  return { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) };
+}
