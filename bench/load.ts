@@ -14,7 +14,7 @@ import { cpuTimeMs, type BenchRequest, type Recorded, type Target } from './targ
 
 /** Headers that are about the connection or the framing, not the response: Node writes its own. */
 const FRAMING = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-/** The mock's chunk size for streamed bodies (`DEFAULT_CHUNK_BYTES` in src/core/body.ts). */
+/** The mock's chunk size for streamed bodies (`DEFAULT_CHUNK_BYTES` in src/core/http/body.ts). */
 const MOCK_CHUNK_BYTES = 16 * 1024;
 
 /** Sends `c` once to `origin` on a fresh connection and records the response. */

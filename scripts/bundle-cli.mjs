@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/cli.js and everything it imports: the core, fastify, pino, zod, commander) into
+// Bundles the compiled CLI (dist/cli/index.js and everything it imports: the core, fastify, pino, zod, commander) into
 // one file, dist/bin/cli.js, that bin/mockrouter.js runs. One file instead of several hundred modules is most of
 // the start-up time saved (see the "CLI start" section of bench/README.md). Run by `npm run build` after tsc.
 //
@@ -9,7 +9,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['dist/cli.js'],
+  entryPoints: ['dist/cli/index.js'],
   outfile: 'dist/bin/cli.js',
   bundle: true,
   platform: 'node',

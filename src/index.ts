@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { createGateway, type GatewayOptions } from './node/gateway.js';
+import { createGateway, type GatewayOptions } from './node/create-gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { assertMswCompatible } from './msw/compat.js';
 import type { HandlerOptions } from './msw/handlers.js';
@@ -47,17 +47,17 @@ export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   return { ...mockRouterOf(createGateway(options), options), attach: attachToServer };
 }
 
-export { createGateway, type Gateway, type GatewayOptions } from './node/gateway.js';
+export { createGateway, type Gateway, type GatewayOptions } from './node/create-gateway.js';
 export type { MockRouterBase } from './msw/mock-router.js';
-export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/errors.js';
+export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/http/error-envelope.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
-export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal.js';
-export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/events.js';
+export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal/journal.js';
+export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/journal/gateway-events.js';
 export { ScenarioError } from './core/scenarios/parse.js';
-export { FixtureError } from './core/fixtures/parse.js';
-export { ConfigFileError, type ConfigProblem } from './core/config.js';
-export { KeysError } from './core/accounts.js';
-export { OptionsError } from './core/options.js';
+export { FixtureError } from './core/config/validate-fixtures.js';
+export { ConfigFileError, type ConfigProblem } from './core/config/validate-config.js';
+export { KeysError } from './core/accounts/accounts.js';
+export { OptionsError } from './core/config/options.js';
 export type { Clock } from './core/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';

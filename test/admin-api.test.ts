@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../src/core/journal.js';
+import type { JournalEntry } from '../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
 import { rawHttp } from './support/raw-http.js';

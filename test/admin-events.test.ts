@@ -8,9 +8,9 @@
 import { connect, type Socket } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventStream, eventStreamClients, MAX_EVENT_CLIENTS, MAX_QUEUED_EVENTS, PING_INTERVAL_MS } from '../src/core/admin-events.js';
-import { GatewayEvents, type GatewayEvent } from '../src/core/events.js';
-import type { JournalEntry } from '../src/core/journal.js';
+import { eventStream, eventStreamClients, MAX_EVENT_CLIENTS, MAX_QUEUED_EVENTS, PING_INTERVAL_MS } from '../src/core/admin/event-stream.js';
+import { GatewayEvents, type GatewayEvent } from '../src/core/journal/gateway-events.js';
+import type { JournalEntry } from '../src/core/journal/journal.js';
 import { createMockRouter } from '../src/index.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 import { startServer, type RunningServer } from '../src/server/index.js';

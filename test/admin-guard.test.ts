@@ -1,18 +1,18 @@
 /**
- * The admin API's guard on a developer's machine (`src/core/admin-guard.ts`): the admin token by header, cookie,
+ * The admin API's guard on a developer's machine (`src/core/admin/guard.ts`): the admin token by header, cookie,
  * `?token=` (a 303 that sets the cookie) or the login form; the Host check against DNS rebinding (localhost,
  * 127.0.0.1, [::1], the bound address, `allowedHosts`); state-changing requests refused from other sites' origins.
  * The health check and the gateway's API under /api/v1 are not affected.
  */
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCookieName, guardAdmin } from '../src/core/admin-guard.js';
-import { AdminSessions } from '../src/core/admin-sessions.js';
-import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin-hosts.js';
-import { DEFAULT_CORS_POLICY } from '../src/core/cors.js';
-import { frontDoor } from '../src/core/front-door.js';
-import { createGateway } from '../src/node/gateway.js';
-import { OptionsError } from '../src/core/options.js';
+import { adminCookieName, guardAdmin } from '../src/core/admin/guard.js';
+import { AdminSessions } from '../src/core/admin/login-sessions.js';
+import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin/hosts.js';
+import { DEFAULT_CORS_POLICY } from '../src/core/http/cors.js';
+import { frontDoor } from '../src/core/http/api-front-door.js';
+import { createGateway } from '../src/node/create-gateway.js';
+import { OptionsError } from '../src/core/config/options.js';
 import { localHostsOf, startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { rawHttp, type RawAnswer } from './support/raw-http.js';

@@ -1,12 +1,12 @@
 /**
- * The standalone server's collector of dead ArrayBuffers (src/server/buffer-collector.ts): it starts a full
+ * The standalone server's collector of dead ArrayBuffers (src/cli/buffer-collector.ts): it starts a full
  * collection once buffer memory has grown past its threshold, not before, and leaves the global scope alone.
  * That the collection frees dead buffers is V8's part; how much it saves is measured by the memory section of
  * `npm run bench`, not here.
  */
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BufferCollector, startBufferCollector } from '../src/server/buffer-collector.js';
+import { type BufferCollector, startBufferCollector } from '../src/cli/buffer-collector.js';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

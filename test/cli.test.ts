@@ -248,7 +248,7 @@ describe('mockrouter CLI', () => {
   }
 
   it('stops when the npm that started it is gone (npx mockrouter & ... kill), saying why', async () => {
-    // The parent is checked every 500 ms (src/server/npm-parent.ts).
+    // The parent is checked every 500 ms (src/cli/npm-parent.ts).
     const { alive, stderr } = await orphan('exec', 5000);
     expect(alive).toBe(false);
     expect(stderr).toBe('mockrouter: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');

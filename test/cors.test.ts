@@ -1,10 +1,10 @@
 /**
- * CORS, as a page in a browser meets it (src/core/cors.ts, answered by the front door in every mode): preflights,
+ * CORS, as a page in a browser meets it (src/core/http/cors.ts, answered by the front door in every mode): preflights,
  * the headers of actual responses, the admin API kept same-origin, a narrowed policy, bad `cors` values. Requests
  * are Node's `fetch` with an explicit `Origin` (undici sends it as given), so no browser is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORS_EXPOSE_HEADERS, DEFAULT_CORS_POLICY, corsPolicyOf, type CorsOption } from '../src/core/cors.js';
+import { CORS_EXPOSE_HEADERS, DEFAULT_CORS_POLICY, corsPolicyOf, type CorsOption } from '../src/core/http/cors.js';
 import { createGateway, createMockRouter, OptionsError } from '../src/index.js';
 import { createHandlers } from '../src/msw/handlers.js';
 import { startServer } from '../src/server/index.js';

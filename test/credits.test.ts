@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOf } from '../src/core/gateway.js';
-import { createGateway } from '../src/node/gateway.js';
+import { createGateway } from '../src/node/create-gateway.js';
 import { createMockRouter } from '../src/index.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, runCli, speech, type Cli } from './support/stateful.js';

@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateFixtures } from '../scripts/generate-fixtures.js';
 import { FixtureError, loadFixtures } from '../src/node/fixtures.js';
 import { DEFAULT_FIXTURES_DIR } from '../src/node/package-files.js';
-import type { ModelRecord } from '../src/core/fixtures/schema.js';
+import type { ModelRecord } from '../src/core/config/fixture-schema.js';
 
 const fixtures = loadFixtures();
 const values = (e: Record<string, string>): Set<string> => new Set(Object.values(e));

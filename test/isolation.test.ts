@@ -6,7 +6,7 @@
  */
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/core/request.js';
+import { MAX_JSON_DEPTH } from '../src/core/http/request.js';
 import { createMockRouter } from '../src/index.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 import { startServer } from '../src/server/index.js';

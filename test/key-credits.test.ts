@@ -8,7 +8,7 @@
 import { OpenRouter } from '@openrouter/sdk';
 import * as errors from '@openrouter/sdk/models/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyLabel } from '../src/core/accounts.js';
+import { keyLabel } from '../src/core/accounts/accounts.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { getJson, speech } from './support/stateful.js';
 

@@ -1,12 +1,12 @@
 /**
- * The request log of the standalone server (src/server/logger.ts): on a terminal, one readable line per request
+ * The request log of the standalone server (src/cli/logger.ts): on a terminal, one readable line per request
  * that names the applied scenario rule and the generation id, as the JSON lines do (test/cli.test.ts); and no
- * credential in a line's URL (`src/core/redact.ts`): not the admin token, right or wrong, nor an API key.
+ * credential in a line's URL (`src/core/http/redact.ts`): not the admin token, right or wrong, nor an API key.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/server/logger.js';
+import { createLogger } from '../src/cli/logger.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { rawHttp } from './support/raw-http.js';

@@ -1,10 +1,10 @@
 /**
- * Secrets never leave the simulator in clear (`src/core/redact.ts`, issue 19 "Secrets"): the one redaction
+ * Secrets never leave the simulator in clear (`src/core/http/redact.ts`, issue 19 "Secrets"): the one redaction
  * function's rules, pure; and the journal (in-process and over the admin API the dashboard reads) in both modes,
  * with every credential header and query parameter a client may send. The request log line: test/logger.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED, REDACTED_BEARER, isSecretHeader, isSecretParam, redactHeaders, redactQueryParams, redactUrl, redactUrlsIn } from '../src/core/redact.js';
+import { REDACTED, REDACTED_BEARER, isSecretHeader, isSecretParam, redactHeaders, redactQueryParams, redactUrl, redactUrlsIn } from '../src/core/http/redact.js';
 import { startServer } from '../src/server/index.js';
 import { rawHttp } from './support/raw-http.js';
 import { modes, type RunningMode } from './support/modes.js';

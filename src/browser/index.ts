@@ -16,8 +16,8 @@
  *
  * @module
  */
-import type { KeyList } from '../core/accounts.js';
-import type { Fixtures } from '../core/fixtures/schema.js';
+import type { KeyList } from '../core/accounts/accounts.js';
+import type { Fixtures } from '../core/config/fixture-schema.js';
 import { createGatewayOn, type Gateway, type GatewayOptions } from '../core/gateway.js';
 import type { ScenarioDefinition } from '../core/scenarios/schema.js';
 import type { HandlerOptions } from '../msw/handlers.js';
@@ -67,16 +67,16 @@ export function createGateway(options: BrowserMockRouterOptions = {}): Gateway {
 
 export type { Gateway, GatewayOptions } from '../core/gateway.js';
 export type { MockRouterBase } from '../msw/mock-router.js';
-export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/errors.js';
+export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/http/error-envelope.js';
 export type { CoreRequest, CoreResponse, CoreBody } from '../core/types.js';
-export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from '../core/journal.js';
-export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from '../core/events.js';
+export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from '../core/journal/journal.js';
+export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from '../core/journal/gateway-events.js';
 export { ScenarioError } from '../core/scenarios/parse.js';
-export { FixtureError } from '../core/fixtures/parse.js';
-export { ConfigFileError, type ConfigProblem } from '../core/config.js';
-export { KeysError, type KeyList, type KeyEntry } from '../core/accounts.js';
-export { OptionsError } from '../core/options.js';
-export type { Fixtures } from '../core/fixtures/schema.js';
+export { FixtureError } from '../core/config/validate-fixtures.js';
+export { ConfigFileError, type ConfigProblem } from '../core/config/validate-config.js';
+export { KeysError, type KeyList, type KeyEntry } from '../core/accounts/accounts.js';
+export { OptionsError } from '../core/config/options.js';
+export type { Fixtures } from '../core/config/fixture-schema.js';
 export type { Clock } from '../core/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from '../core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from '../msw/handlers.js';

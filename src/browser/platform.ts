@@ -8,8 +8,8 @@
 import builtins from '../../scenarios/builtins.json' with { type: 'json' };
 import generations from '../../fixtures/generations.json' with { type: 'json' };
 import models from '../../fixtures/models.json' with { type: 'json' };
-import { fixturesOf } from '../core/fixtures/parse.js';
-import type { Fixtures, GenerationsFile, ModelsFile } from '../core/fixtures/schema.js';
+import { fixturesOf } from '../core/config/validate-fixtures.js';
+import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
 import type { Platform } from '../core/platform.js';
 import { parseBuiltinScenarios, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
 

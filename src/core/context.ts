@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Accounts } from './accounts.js';
+import type { Accounts } from './accounts/accounts.js';
 import type { AudioRenderer } from './audio/index.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { Clock } from './clock.js';

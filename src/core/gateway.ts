@@ -1,23 +1,23 @@
 /**
  * The simulated gateway: one request in, one response out, with no HTTP framework in between. It puts together
  * the shared state (`context.ts`), the request pipeline (`pipeline.ts`) and the journal around it
- * (`journaling.ts`), and exposes what users steer: the clock, the journal and the scenarios.
+ * (`journal/record-request.ts`), and exposes what users steer: the clock, the journal and the scenarios.
  *
  * @module
  */
-import { Accounts, parseKeys } from './accounts.js';
+import { Accounts, parseKeys } from './accounts/accounts.js';
 import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
-import { collectAudio, replaySpeech } from './audio-replay.js';
+import { collectAudio, replaySpeech } from './journal/audio-replay.js';
 import { Clock, isoWithOffset, systemNow } from './clock.js';
-import { toErrorResponse } from './errors.js';
+import { toErrorResponse } from './http/error-envelope.js';
 import type { GatewayContext } from './context.js';
-import { GatewayEvents, type GatewayEventSource } from './events.js';
+import { GatewayEvents, type GatewayEventSource } from './journal/gateway-events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
-import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal } from './journal.js';
-import { journaled } from './journaling.js';
-import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './options.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal } from './journal/journal.js';
+import { journaled } from './journal/record-request.js';
+import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
 import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform, PlatformFiles } from './platform.js';
@@ -26,7 +26,7 @@ import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenario
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
-export type { GatewayOptions } from './options.js';
+export type { GatewayOptions } from './config/options.js';
 
 /** A simulated gateway. */
 export interface Gateway {
@@ -155,7 +155,7 @@ function isolated(handle: (request: CoreRequest) => CoreResponse, report: ErrorR
 }
 
 /**
- * Creates a gateway simulator on `platform` (Node.js: `createGateway` of `src/node/gateway.ts`; browsers:
+ * Creates a gateway simulator on `platform` (Node.js: `createGateway` of `src/node/create-gateway.ts`; browsers:
  * `src/browser/index.ts`).
  *
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; {@link ScenarioError}

@@ -1,6 +1,6 @@
 /**
  * The request pipeline of the simulated gateway, pure of bookkeeping (journaling and timing are in
- * `journaling.ts`):
+ * `journal/record-request.ts`):
  *
  * route (404, 405 with `Allow`) → bearer auth (401) → session → scenario selection (`X-Mock-Status`,
  * `X-Mock-Scenario`, the default) → the first applicable rule, or the key's rate limit (429) and the operation
@@ -10,17 +10,17 @@
  *
  * @module
  */
-import type { Account } from './accounts.js';
+import type { Account } from './accounts/accounts.js';
 import type { GatewayContext } from './context.js';
-import { GatewayError, toErrorResponse } from './errors.js';
-import { API_METHODS, SERVED_METHODS, methodNotAllowed } from './http-faults.js';
+import { GatewayError, toErrorResponse } from './http/error-envelope.js';
+import { API_METHODS, SERVED_METHODS, methodNotAllowed } from './http/malformed-requests.js';
 import { modelIdOf } from './operations/model.js';
 import { OPERATION_HANDLERS } from './operations/index.js';
-import { header, jsonBodyOrUndefined } from './request.js';
-import { matchRoute, type RouteMatch } from './routes.js';
+import { header, jsonBodyOrUndefined } from './http/request.js';
+import { matchRoute, type RouteMatch } from './http/routes.js';
 import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
-import { anonymousDigest, sessionOf } from './session.js';
+import { anonymousDigest, sessionOf } from './accounts/session.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
@@ -41,7 +41,7 @@ export type Pipeline = (request: CoreRequest) => Answered;
  * The route of `request`.
  *
  * @throws {GatewayError} 404 for a path that is no operation, or 405 with `Allow` (`methodNotAllowed` of
- *   `http-faults.ts`) there for a method served nowhere (`CONNECT`, `TRACE`, ...); 405 with `Allow` for a wrong
+ *   `http/malformed-requests.ts`) there for a method served nowhere (`CONNECT`, `TRACE`, ...); 405 with `Allow` for a wrong
  *   method on an operation's path (HEAD is GET).
  */
 function route(request: CoreRequest): RouteMatch {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { KeyEntryOutput } from './accounts.js';
-import type { Fixtures } from './fixtures/schema.js';
+import type { KeyEntryOutput } from './accounts/accounts.js';
+import type { Fixtures } from './config/fixture-schema.js';
 import type { LoadedScenario } from './scenarios/parse.js';
 
 /** Reading what options name by path; each method throws the error of its kind (file, path inside it, problem). */

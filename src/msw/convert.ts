@@ -5,7 +5,7 @@
  * @module
  */
 import { HttpResponse, delay, type DefaultBodyType } from 'msw';
-import { ChunkedBody, isStreamed } from '../core/body.js';
+import { ChunkedBody, isStreamed } from '../core/http/body.js';
 import { yieldToEventLoop } from '../core/event-loop.js';
 import { CUT_GRACE_MS, StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
 

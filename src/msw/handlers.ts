@@ -5,11 +5,11 @@
  * @module
  */
 import { http, type HttpHandler } from 'msw';
-import { corsPolicyOf, type CorsOption } from '../core/cors.js';
-import { toErrorResponse } from '../core/errors.js';
-import { frontDoor } from '../core/front-door.js';
+import { corsPolicyOf, type CorsOption } from '../core/http/cors.js';
+import { toErrorResponse } from '../core/http/error-envelope.js';
+import { frontDoor } from '../core/http/api-front-door.js';
 import type { Gateway } from '../core/gateway.js';
-import { ROUTES, interceptPattern } from '../core/routes.js';
+import { ROUTES, interceptPattern } from '../core/http/routes.js';
 import { toCoreRequest, toHttpResponse } from './convert.js';
 
 /** The real gateway's base URL, matched by the fallback handler. */
@@ -22,7 +22,7 @@ export interface HandlerOptions {
    * or origins `scheme://host[:port]`, as a comma-separated string or a list. An allowed origin's `OPTIONS`
    * preflight gets 204 with the `Access-Control-Allow-*` headers, and its other responses
    * `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`; another origin's preflight gets a 403
-   * envelope. See `src/core/cors.ts`.
+   * envelope. See `src/core/http/cors.ts`.
    */
   cors?: CorsOption | undefined;
 }
@@ -51,7 +51,7 @@ function respond(gateway: Gateway, options: HandlerOptions) {
 const ANY_ORIGIN = String.raw`^[a-z][a-z0-9+.-]*:\/\/[^/]+`;
 
 /**
- * One URL pattern per route of the core (`interceptPattern` in `src/core/routes.ts`, without capture groups, so
+ * One URL pattern per route of the core (`interceptPattern` in `src/core/http/routes.ts`, without capture groups, so
  * msw decodes nothing and a path with broken percent-encoding reaches the core's envelope), on any origin; then
  * the rest of the real gateway's `/api/v1`.
  */
@@ -63,7 +63,7 @@ const PATTERNS: readonly RegExp[] = [
 /**
  * Builds the handlers for `gateway`:
  *
- * - each route of `src/core/routes.ts` (`/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`,
+ * - each route of `src/core/http/routes.ts` (`/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`,
  *   `/api/v1/generation`) on any origin and any method (a wrong method gets the gateway's 405 envelope);
  * - `https://openrouter.ai/api/v1/*`: every other path of the real gateway gets the 404 envelope. Other
  *   origins' unknown paths are left alone, so the handlers do not swallow the rest of a test's traffic.

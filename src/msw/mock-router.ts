@@ -6,7 +6,7 @@
  */
 import type { HttpHandler } from 'msw';
 import type { Gateway } from '../core/gateway.js';
-import type { Journal } from '../core/journal.js';
+import type { Journal } from '../core/journal/journal.js';
 import type { ScenarioDefinition } from '../core/scenarios/schema.js';
 import { createHandlers, type HandlerOptions } from './handlers.js';
 
@@ -22,7 +22,7 @@ export interface MockRouterBase {
   /**
    * Every request the handlers answered, oldest first (bounded by `journalSize`); filter with
    * `journal.list({ operation, status, session })`. Credentials in headers and the query are redacted
-   * (`src/core/redact.ts`).
+   * (`src/core/http/redact.ts`).
    */
   readonly journal: Journal;
   /**

@@ -1,14 +1,14 @@
 /**
  * Reading the fixture files (`models.json`, `generations.json`) from a folder, Node.js only; validation is
- * `parseFixtures` of `src/core/fixtures/parse.ts`.
+ * `parseFixtures` of `src/core/config/validate-fixtures.ts`.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FixtureError, fixturesOf, parseFixtures } from '../core/fixtures/parse.js';
-import type { Fixtures, GenerationsFile, ModelsFile } from '../core/fixtures/schema.js';
-import { readConfigValue } from './config-file.js';
+import { FixtureError, fixturesOf, parseFixtures } from '../core/config/validate-fixtures.js';
+import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
+import { readConfigValue } from './read-config-file.js';
 import { checkUserFolder } from './read-user-file.js';
 import { DEFAULT_FIXTURES_DIR } from './package-files.js';
 

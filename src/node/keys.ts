@@ -1,11 +1,11 @@
 /**
  * Reading option `keys` when it names a JSON/YAML keys file, Node.js only; validation is `parseKeys` of
- * `src/core/accounts.ts`.
+ * `src/core/accounts/accounts.ts`.
  *
  * @module
  */
-import { KeysError, parseKeys, type KeyEntryOutput, type KeysOption } from '../core/accounts.js';
-import { readConfigValue } from './config-file.js';
+import { KeysError, parseKeys, type KeyEntryOutput, type KeysOption } from '../core/accounts/accounts.js';
+import { readConfigValue } from './read-config-file.js';
 
 /**
  * Reads option `keys` into key entries: the keys file it names, or the list it holds.

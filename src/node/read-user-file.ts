@@ -14,7 +14,7 @@
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { ConfigFileError, type ConfigErrorClass } from '../core/config.js';
+import { ConfigFileError, type ConfigErrorClass } from '../core/config/validate-config.js';
 
 /** The largest file read, in bytes: 10 MiB. A larger file is refused, whatever its `stat` size says. */
 export const MAX_USER_FILE_BYTES = 10 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parseBuiltinScenarios, ScenarioError, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
 import { ScenarioSchema } from '../core/scenarios/schema.js';
-import { readConfigFile } from './config-file.js';
+import { readConfigFile } from './read-config-file.js';
 import { checkUserFolder } from './read-user-file.js';
 import { BUILTIN_SCENARIOS_DIR } from './package-files.js';
 

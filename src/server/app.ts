@@ -7,13 +7,13 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { hostPolicyOf, type AllowedHostsOption } from '../core/admin-hosts.js';
-import { corsPolicyOf, type CorsOption } from '../core/cors.js';
-import { frontDoor } from '../core/front-door.js';
+import { hostPolicyOf, type AllowedHostsOption } from '../core/admin/hosts.js';
+import { corsPolicyOf, type CorsOption } from '../core/http/cors.js';
+import { frontDoor } from '../core/http/api-front-door.js';
 import type { Gateway } from '../core/gateway.js';
-import { API_METHODS, expectationFailed, frameworkError, hostRequired, malformedRequest, methodNotAllowed } from '../core/http-faults.js';
-import { MAX_BODY_BYTES } from '../core/request.js';
-import { redactUrl } from '../core/redact.js';
+import { API_METHODS, expectationFailed, frameworkError, hostRequired, malformedRequest, methodNotAllowed } from '../core/http/malformed-requests.js';
+import { MAX_BODY_BYTES } from '../core/http/request.js';
+import { redactUrl } from '../core/http/redact.js';
 import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';
@@ -29,7 +29,7 @@ export interface AppOptions {
   gateway: Gateway;
   /**
    * Request logger: one line per request (method, URL with credentials' query values redacted by `redactUrl` of
-   * `src/core/redact.ts`, status, ms, and the applied scenario rule and generation id when there are any).
+   * `src/core/http/redact.ts`, status, ms, and the applied scenario rule and generation id when there are any).
    * `undefined` logs nothing.
    */
   logger?: Logger | undefined;
@@ -47,7 +47,7 @@ export interface AppOptions {
   adminToken?: string | undefined;
   /**
    * Hosts the admin API answers besides `localhost`, `127.0.0.1`, `[::1]` and {@link localHosts} (DNS rebinding
-   * defense, `src/core/admin-hosts.ts`): names, IP addresses, `.domain` for a domain and its subdomains, as a
+   * defense, `src/core/admin/hosts.ts`): names, IP addresses, `.domain` for a domain and its subdomains, as a
    * comma-separated string or a list; `all` or `true` for any.
    */
   allowedHosts?: AllowedHostsOption | undefined;
@@ -61,7 +61,7 @@ export interface AppOptions {
   /**
    * Which origins may call cross-origin: `*` (any, the default, as the gateway; the admin API stays same-origin),
    * or origins `scheme://host[:port]`, as a comma-separated string or a list (they may call the admin API too).
-   * See `src/core/cors.ts`.
+   * See `src/core/http/cors.ts`.
    */
   cors?: CorsOption | undefined;
 }

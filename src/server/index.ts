@@ -12,22 +12,22 @@
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
-import type { AllowedHostsOption } from '../core/admin-hosts.js';
-import type { CorsOption } from '../core/cors.js';
+import type { AllowedHostsOption } from '../core/admin/hosts.js';
+import type { CorsOption } from '../core/http/cors.js';
 import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
-import { createGateway, type Gateway, type GatewayOptions } from '../node/gateway.js';
-import { API_PREFIX } from '../core/routes.js';
+import { createGateway, type Gateway, type GatewayOptions } from '../node/create-gateway.js';
+import { API_PREFIX } from '../core/http/routes.js';
 import { buildApp, type ServerTimeouts } from './app.js';
 import { checkListenOptions } from './listen-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './app.js';
-export type { AllowedHostsOption } from '../core/admin-hosts.js';
+export type { AllowedHostsOption } from '../core/admin/hosts.js';
 // The errors startServer throws, here too so a standalone-only program need not import the package's main entry
 // (which imports msw).
-export { OptionsError } from '../core/options.js';
+export { OptionsError } from '../core/config/options.js';
 export { ScenarioError } from '../core/scenarios/parse.js';
-export { FixtureError } from '../core/fixtures/parse.js';
-export { ConfigFileError, type ConfigProblem } from '../core/config.js';
-export { KeysError } from '../core/accounts.js';
+export { FixtureError } from '../core/config/validate-fixtures.js';
+export { ConfigFileError, type ConfigProblem } from '../core/config/validate-config.js';
+export { KeysError } from '../core/accounts/accounts.js';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 4010;

@@ -6,8 +6,8 @@
 import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { ChunkedBody, isStreamed } from '../core/body.js';
-import { errorResponse } from '../core/errors.js';
+import { ChunkedBody, isStreamed } from '../core/http/body.js';
+import { errorResponse } from '../core/http/error-envelope.js';
 import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
 import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome } from '../core/types.js';
 

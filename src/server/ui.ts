@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { ADMIN_PREFIX } from '../core/admin.js';
-import { errorResponse } from '../core/errors.js';
-import type { FrontDoor } from '../core/front-door.js';
-import { methodNotAllowed } from '../core/http-faults.js';
-import { header, queryParams } from '../core/request.js';
+import { ADMIN_PREFIX } from '../core/admin/admin-api.js';
+import { errorResponse } from '../core/http/error-envelope.js';
+import type { FrontDoor } from '../core/http/api-front-door.js';
+import { methodNotAllowed } from '../core/http/malformed-requests.js';
+import { header, queryParams } from '../core/http/request.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { uiFiles, type UiFiles } from '../node/ui-files.js';
 

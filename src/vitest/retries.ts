@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { JournalEntry } from '../core/journal.js';
+import type { JournalEntry } from '../core/journal/journal.js';
 
 /**
  * What the verdicts and matchers accept: a `Journal` (`mock.journal`, anything with `list()` or iterable), a plain

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { JournalEntry } from '../core/journal.js';
+import type { JournalEntry } from '../core/journal/journal.js';
 import {
   describeAttempt,
   describeRequest,

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
 

@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/journal/journal.js';
 import type { ServerOptions } from '../../src/server/index.js';
 
 /** What the child reports. */
@@ -56,8 +56,8 @@ export function openSockets(stats: ServerStats): number {
   return stats.tcpConnections ?? stats.handles.TCPSocketWrap ?? 0;
 }
 
-/** The CLI's cap on V8's young generation (src/server/heap-limits.ts), for a child that should use memory as `mockrouter` does. */
-const HEAP_LIMITS = new URL('../../src/server/heap-limits.ts', import.meta.url).pathname;
+/** The CLI's cap on V8's young generation (src/cli/heap-limits.ts), for a child that should use memory as `mockrouter` does. */
+const HEAP_LIMITS = new URL('../../src/cli/heap-limits.ts', import.meta.url).pathname;
 
 /**
  * Starts the server with `options` (JSON-serialisable; `port` 0 unless given; always on 127.0.0.1).

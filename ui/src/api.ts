@@ -4,9 +4,9 @@
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */
 
-import type { AdminAuth } from '../../src/core/admin.js';
-import type { ErrorEnvelope } from '../../src/core/errors.js';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { AdminAuth } from '../../src/core/admin/admin-api.js';
+import type { ErrorEnvelope } from '../../src/core/http/error-envelope.js';
+import type { JournalEntry } from '../../src/core/journal/journal.js';
 
 // The page is served by the server it is bundled with (dist/ui), so it shares the core's types of what it reads.
 export type { AdminAuth, ErrorEnvelope, JournalEntry };

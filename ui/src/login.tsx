@@ -6,7 +6,7 @@
 
 /**
  * The login form: a plain form posting the token to `/__mock/login`, which sets the admin cookie and sends a
- * wrong token back here with `?login=failed` (src/core/admin-guard.ts).
+ * wrong token back here with `?login=failed` (src/core/admin/guard.ts).
  */
 export function Login() {
   const failed = new URLSearchParams(location.search).get('login') === 'failed';

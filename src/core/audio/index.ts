@@ -10,7 +10,7 @@
  * @module
  */
 
-import { ChunkedBody } from '../body.js';
+import { ChunkedBody } from '../http/body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad } from './mp3.js';

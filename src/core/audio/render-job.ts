@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { SizedBody } from '../body.js';
+import type { SizedBody } from '../http/body.js';
 import { yieldToEventLoop } from '../event-loop.js';
 import { loadMp3Encoder, mp3EncoderReady } from './mp3.js';
 import { BodyAssembler, byteChunks } from './stream.js';

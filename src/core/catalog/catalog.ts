@@ -5,7 +5,7 @@
  * @module
  */
 import { boundedMap } from '../bounded-map.js';
-import type { Alias, Fixtures, ModelRecord, ProviderEntry, SpeechModelInfo } from '../fixtures/schema.js';
+import type { Alias, Fixtures, ModelRecord, ProviderEntry, SpeechModelInfo } from '../config/fixture-schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 

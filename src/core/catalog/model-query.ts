@@ -11,9 +11,9 @@
  * @module
  */
 import * as z from 'zod';
-import type { ModelRecord, ProviderEntry } from '../fixtures/schema.js';
-import { singleParam } from '../request.js';
-import { parseOrThrow } from '../validation.js';
+import type { ModelRecord, ProviderEntry } from '../config/fixture-schema.js';
+import { singleParam } from '../http/request.js';
+import { parseOrThrow } from '../http/validate-request.js';
 
 /** `output_modalities` values (the document's `OutputModality` enum), besides `all`. */
 export const OUTPUT_MODALITIES = ['text', 'image', 'embeddings', 'audio', 'video', 'rerank', 'decisions', 'speech', 'transcription'] as const;

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { header } from '../request.js';
+import { header } from '../http/request.js';
 import { isoWithOffset } from '../clock.js';
 import type { GatewayContext } from '../context.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
-import type { GenerationRecord } from '../fixtures/schema.js';
+import type { GenerationRecord } from '../config/fixture-schema.js';
 import { hashString, unitFloat } from '../prng.js';
 import type { CoreRequest } from '../types.js';
-import { roundUsd } from '../usd.js';
+import { roundUsd } from '../accounts/usd.js';
 
 /** What {@link buildSpeechGeneration} needs to know about the call. */
 export interface SpeechCall {

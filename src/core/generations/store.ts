@@ -6,7 +6,7 @@
  * @module
  */
 import { boundedMap } from '../bounded-map.js';
-import type { GenerationRecord } from '../fixtures/schema.js';
+import type { GenerationRecord } from '../config/fixture-schema.js';
 
 /** A record kept compact and expanded on lookup (`SpeechGeneration` of `speech-record.ts`). */
 export interface CompactGeneration {

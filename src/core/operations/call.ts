@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Account } from '../accounts.js';
+import type { Account } from '../accounts/accounts.js';
 import type { GatewayContext } from '../context.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 

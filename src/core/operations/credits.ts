@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../http/error-envelope.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 
 /**
  * The credits bought and used by the user that owns the calling key, over all of that user's keys (see
- * `Accounts.userTotals` in `src/core/accounts.ts`).
+ * `Accounts.userTotals` in `src/core/accounts/accounts.ts`).
  *
  * @returns 200 `{"data": {"total_credits": <USD>, "total_usage": <USD>}}`.
  * @throws {GatewayError} 403 when a keys file is loaded and the key is not a management key (`management: true`);

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { modelEndpoints } from '../catalog/endpoints.js';
-import { GatewayError } from '../errors.js';
+import { modelEndpoints } from '../catalog/derive-endpoints.js';
+import { GatewayError } from '../http/error-envelope.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 import { modelIdOfPath } from './model.js';
 
 /**
  * Lists the endpoints of one model: one per provider that serves it in the catalog (see
- * `src/core/catalog/endpoints.ts`). `author` and `slug` are percent-decoded; variants and aliases resolve as in
+ * `src/core/catalog/derive-endpoints.ts`). `author` and `slug` are percent-decoded; variants and aliases resolve as in
  * the model lookup (`getModel`), and the endpoints then carry the variant's record (`:free` prices are zero).
  *
  * @returns 200 `{"data": {id, name, created, description, architecture, endpoints}}`.

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { GatewayError } from '../errors.js';
-import { queryParams, singleParam } from '../request.js';
+import { GatewayError } from '../http/error-envelope.js';
+import { queryParams, singleParam } from '../http/request.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 

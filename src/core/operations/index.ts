@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Operation } from '../routes.js';
+import type { Operation } from '../http/routes.js';
 import type { OperationHandler } from './call.js';
 import { getCredits } from './credits.js';
 import { listEndpoints } from './endpoints.js';
@@ -14,7 +14,7 @@ import { getModels } from './models.js';
 import { listModelsCount } from './models-count.js';
 import { createSpeech } from './speech.js';
 
-/** The handler of each operation of `ROUTES` (`src/core/routes.ts`). */
+/** The handler of each operation of `ROUTES` (`src/core/http/routes.ts`). */
 export const OPERATION_HANDLERS: Readonly<Record<Operation, OperationHandler>> = {
   speech: createSpeech,
   model: getModel,

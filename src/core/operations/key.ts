@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Account } from '../accounts.js';
+import type { Account } from '../accounts/accounts.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../http/error-envelope.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 

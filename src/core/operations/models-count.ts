@@ -5,7 +5,7 @@
  * @module
  */
 import { parseModelQuery, selectModels } from '../catalog/model-query.js';
-import { queryParams } from '../request.js';
+import { queryParams } from '../http/request.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 import { modelFactsOf } from './models.js';

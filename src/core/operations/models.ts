@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { bestPerformance } from '../catalog/endpoints.js';
+import { bestPerformance } from '../catalog/derive-endpoints.js';
 import { parseModelQuery, selectModels, type ModelFacts } from '../catalog/model-query.js';
 import type { GatewayContext } from '../context.js';
-import type { ModelRecord } from '../fixtures/schema.js';
-import { queryParams } from '../request.js';
-import { API_PREFIX } from '../routes.js';
+import type { ModelRecord } from '../config/fixture-schema.js';
+import { queryParams } from '../http/request.js';
+import { API_PREFIX } from '../http/routes.js';
 import type { CoreResponse } from '../types.js';
 import type { OperationCall } from './call.js';
 

@@ -4,11 +4,11 @@
  * @module
  */
 import * as z from 'zod';
-import { GatewayError } from '../errors.js';
+import { GatewayError } from '../http/error-envelope.js';
 import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
-import { readJsonBody } from '../request.js';
+import { readJsonBody } from '../http/request.js';
 import type { CoreResponse } from '../types.js';
-import { parseOrThrow } from '../validation.js';
+import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationCall } from './call.js';
 import { SPEED_RANGE } from '../audio/types.js';
 

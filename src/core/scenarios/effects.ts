@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { DEFAULT_CHUNK_BYTES, type SizedBody } from '../body.js';
-import { errorResponse } from '../errors.js';
+import { DEFAULT_CHUNK_BYTES, type SizedBody } from '../http/body.js';
+import { errorResponse } from '../http/error-envelope.js';
 import { userIdFor } from '../ids.js';
 import { hash32 } from '../prng.js';
-import { DEFAULT_RETRY_AFTER_S, FREE_MODEL_LIMIT, rateLimitedInit } from '../rate-limit.js';
+import { DEFAULT_RETRY_AFTER_S, FREE_MODEL_LIMIT, rateLimitedInit } from '../accounts/rate-limit.js';
 import { StreamCut, type CoreBody, type CoreResponse } from '../types.js';
 import type { AppliedRule } from './engine.js';
 import type { Rule } from './schema.js';

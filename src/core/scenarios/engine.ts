@@ -5,11 +5,11 @@
  * @module
  */
 import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
-import { digestOf } from '../session.js';
-import { GatewayError } from '../errors.js';
+import { digestOf } from '../accounts/session.js';
+import { GatewayError } from '../http/error-envelope.js';
 import { hash32, hashString } from '../prng.js';
-import { DEFAULT_RETRY_AFTER_S } from '../rate-limit.js';
-import type { Operation } from '../routes.js';
+import { DEFAULT_RETRY_AFTER_S } from '../accounts/rate-limit.js';
+import type { Operation } from '../http/routes.js';
 import { parseScenario, type LoadedScenario } from './parse.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ConfigFileError, validateConfig } from '../config.js';
+import { ConfigFileError, validateConfig } from '../config/validate-config.js';
 import { ScenarioSchema, type Scenario } from './schema.js';
 
 /** A scenario file or definition is invalid: the message names the file, the path inside it and what was expected. */

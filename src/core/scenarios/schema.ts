@@ -14,7 +14,7 @@
  * @module
  */
 import * as z from 'zod';
-import { OPERATIONS } from '../routes.js';
+import { OPERATIONS } from '../http/routes.js';
 
 /** The operations a rule can match: each of {@link OPERATIONS}, or `any` for every request (unknown paths too). */
 const MATCH_OPERATIONS = [...OPERATIONS, 'any'] as const;

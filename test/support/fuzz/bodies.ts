@@ -1,14 +1,14 @@
 /**
  * Generators of speech request bodies (`createAudioSpeech`): valid requests, valid requests with one thing
  * wrong, random shapes, JSON that is not an object, bytes that are not JSON or not UTF-8, empty bodies, and
- * bodies around the 1 MiB limit (`MAX_BODY_BYTES`, `src/core/request.ts`).
+ * bodies around the 1 MiB limit (`MAX_BODY_BYTES`, `src/core/http/request.ts`).
  *
  * @module
  */
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { VARIANTS } from '../../../src/core/catalog/variants.js';
-import { MAX_BODY_BYTES } from '../../../src/core/request.js';
+import { MAX_BODY_BYTES } from '../../../src/core/http/request.js';
 import { ALL_VOICES, aliasIds, baseIds, speechById, speechModels } from './fixtures.js';
 import { json, utf8 } from './request.js';
 import { REAL_KEYS, anyChar, anyText, keyArb, longString, maybe, wild } from './values.js';

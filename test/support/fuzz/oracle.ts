@@ -145,7 +145,7 @@ function checkSuccess(e: Expectation, outcome: Extract<Outcome, { kind: 'respons
 const HTTP_LAYER_STATUSES = new Set([400, 408, 413, 414, 431]);
 
 /**
- * Every answered API request has exactly one journal entry (`src/core/journal.ts`), with its status and the
+ * Every answered API request has exactly one journal entry (`src/core/journal/journal.ts`), with its status and the
  * credentials redacted. Only the standalone server's HTTP layer (malformed requests, heads over 16 KiB, bodies
  * over 1 MiB) answers without reaching the gateway.
  *

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { MAX_BODY_BYTES } from '../../../src/core/request.js';
+import { MAX_BODY_BYTES } from '../../../src/core/http/request.js';
 import { MSW_MAJOR } from '../modes.js';
 import { discoveryOutcome, discoveryRoute, type DiscoveryBody, type DiscoveryOperation, type DiscoveryRoute, type FuzzKey } from './discovery.js';
 import { answeredModelId, knownModelIds, speechModelOf, type GenerationIds } from './fixtures.js';
@@ -32,7 +32,7 @@ export interface Expectation {
   modelId?: string | undefined;
   /** For a generation 200: the id `data.id` must have. */
   generationId?: string | undefined;
-  /** A GET or HEAD of `/` or `/api/v1`: the index (`src/core/api-index.ts`), not journaled. */
+  /** A GET or HEAD of `/` or `/api/v1`: the index (`src/core/http/api-index.ts`), not journaled. */
   index?: boolean | undefined;
   /** The operation the request reaches (its route), when it reaches one: which shape a 200 has. */
   operation?: FuzzedOperation | undefined;
@@ -44,7 +44,7 @@ export interface Expectation {
   messagePrefixes?: string[] | undefined;
 }
 
-/** The paths that answer the index to GET and HEAD (`src/core/api-index.ts`). */
+/** The paths that answer the index to GET and HEAD (`src/core/http/api-index.ts`). */
 const INDEX_PATHS = new Set(['/', '/api/v1', '/api/v1/']);
 
 /** All values of header `name` (case-insensitive), joined by `, ` as both HTTP stacks join repeated headers. */

@@ -5,10 +5,10 @@
  * @module
  */
 import fc from 'fast-check';
-import type { Operation } from '../../../src/core/routes.js';
+import type { Operation } from '../../../src/core/http/routes.js';
 
 /**
- * The operations the fuzz generators make requests for (all eight of `src/core/routes.ts` today). Switches over
+ * The operations the fuzz generators make requests for (all eight of `src/core/http/routes.ts` today). Switches over
  * it stay exhaustive when `Operation` gains members the fuzzer does not generate yet.
  */
 export type FuzzedOperation = Extract<Operation, 'speech' | 'model' | 'generation' | 'models' | 'models-count' | 'endpoints' | 'key' | 'credits'>;

@@ -2,7 +2,7 @@
  * Generators of request targets: the documented paths (`/api/v1/audio/speech`, `/api/v1/model/{author}/{slug}`
  * with variant suffixes; those of the discovery reads are in `discovery-requests.ts`) and their neighbors: wrong
  * case, doubled slashes, dot segments, percent-encoding that is valid, broken or not UTF-8, unicode, very long
- * segments, junk queries. The routes are those of `src/core/routes.ts`; the variants those of
+ * segments, junk queries. The routes are those of `src/core/http/routes.ts`; the variants those of
  * `src/core/catalog/variants.ts`.
  *
  * @module

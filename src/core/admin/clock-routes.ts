@@ -1,0 +1,56 @@
+/**
+ * The admin API's clock routes: `GET /__mock/clock` and `POST /__mock/clock` (move a clock that stays at whole ms
+ * within years 1970–9999, `clock.ts`).
+ *
+ * @module
+ */
+import * as z from 'zod';
+import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from '../clock.js';
+import { GatewayError, jsonResponse } from '../http/error-envelope.js';
+import type { Gateway } from '../gateway.js';
+import { readJsonBody } from '../http/request.js';
+import type { CoreRequest, CoreResponse } from '../types.js';
+import { parseOrThrow } from '../http/validate-request.js';
+
+/** `GET /__mock/clock` (and the answer to a move): `{now: ISO 8601 with offset, now_ms, frozen}`. */
+export function clockState(gateway: Gateway): CoreResponse {
+  const now = gateway.clock.now();
+  return jsonResponse(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.clock.frozen });
+}
+
+/** Body of `POST /__mock/clock`: exactly one of `advance_ms` (whole ms ≥ 0) and `now` (an ISO 8601 time, 1970–9999). */
+const ClockBodySchema = z
+  .strictObject({
+    advance_ms: z
+      .number({ error: (i) => `expected a whole number of ms ≥ 0, got ${typeof i.input === 'number' ? String(i.input) : JSON.stringify(i.input)}` })
+      .optional(),
+    now: z
+      .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
+      .refine((value) => parseIsoTime(value) !== undefined, { error: (i) => `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(i.input)}` })
+      .optional(),
+  }, { error: 'must be a JSON object: {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' })
+  .refine((b) => (b.advance_ms === undefined) !== (b.now === undefined), {
+    error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
+  });
+
+/**
+ * `POST /__mock/clock`: advances or sets the clock, which stays at whole ms within years 1970–9999 (`clock.ts`).
+ *
+ * @throws {GatewayError} 400 naming the field (`advance_ms` or `now`) and the range for a move out of it; the clock
+ *   does not move.
+ */
+export function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
+  const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
+  const clock = gateway.clock;
+  if (body.advance_ms !== undefined) {
+    const problem = advanceProblem(clock.now(), body.advance_ms);
+    if (problem) throw new GatewayError(400, { message: `advance_ms: ${problem}` });
+    clock.advance(body.advance_ms);
+  } else {
+    const ms = parseIsoTime(body.now!)!;
+    const problem = clockTimeProblem(ms, JSON.stringify(body.now));
+    if (problem) throw new GatewayError(400, { message: `now: ${problem}` });
+    clock.set(ms);
+  }
+  return clockState(gateway);
+}

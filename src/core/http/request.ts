@@ -1,0 +1,122 @@
+/**
+ * Small readers over a {@link CoreRequest}: headers, query parameters, the JSON body.
+ *
+ * @module
+ */
+import { GatewayError } from './error-envelope.js';
+import type { CoreRequest, HeaderMap } from '../types.js';
+
+/** The largest request body accepted, in bytes (1 MiB); a larger one is a 413 envelope. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The first value of header `name` (lower-case), or `undefined`. */
+export function header(headers: HeaderMap, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The deepest nesting of arrays and objects a JSON request body may have (a simulator choice, `docs/behaviour.md`,
+ * "Where the simulator chooses"): a deeper body is a 400 envelope before it is parsed, so no later step (the
+ * journal, the event stream, a log line) meets a value too deep to serialize.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The nesting depth of JSON `text` (arrays and objects; brackets inside strings do not count), or
+ * `MAX_JSON_DEPTH + 1` as soon as it passes {@link MAX_JSON_DEPTH}. Malformed text is left to `JSON.parse`.
+ */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** Parses a raw query string (no leading `?`); `+` and percent-escapes are decoded as a URL query does. */
+export function queryParams(query: string): URLSearchParams {
+  return new URLSearchParams(query);
+}
+
+/**
+ * The one value of query parameter `name`, or `null` when absent.
+ *
+ * @throws {GatewayError} 400 `<name>: expected one value, got <n> (a repeated query parameter)` when it is given
+ *   more than once: which one counts would be a guess (`?sort=newest&sort=evil`).
+ */
+export function singleParam(params: URLSearchParams, name: string): string | null {
+  const values = params.getAll(name);
+  if (values.length > 1) throw new GatewayError(400, { message: `${name}: expected one value, got ${values.length} (a repeated query parameter)` });
+  return values[0] ?? null;
+}
+
+/** The message of a 413: `Request body is over the limit of 1048576 bytes`. */
+export function bodyTooLargeMessage(): string {
+  return `Request body is over the limit of ${MAX_BODY_BYTES} bytes`;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const parsed = new WeakMap<CoreRequest, { value: unknown } | { error: GatewayError }>();
+
+function parseBody(request: CoreRequest): { value: unknown } | { error: GatewayError } {
+  const body = request.body;
+  if (body && body.byteLength > MAX_BODY_BYTES) {
+    return { error: new GatewayError(413, { message: bodyTooLargeMessage() }) };
+  }
+  if (!body || body.byteLength === 0) {
+    return { error: new GatewayError(400, { message: 'Request body is required: a JSON object' }) };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return { error: new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' }) };
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return { error: new GatewayError(400, { message: `Invalid JSON body: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` }) };
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: new GatewayError(400, { message: `Invalid JSON body: ${(error as Error).message}` }) };
+  }
+}
+
+function parseOnce(request: CoreRequest): { value: unknown } | { error: GatewayError } {
+  let result = parsed.get(request);
+  if (!result) {
+    result = parseBody(request);
+    parsed.set(request, result);
+  }
+  return result;
+}
+
+/** The JSON body, or `undefined` when there is none or it is not JSON (parsed once per request). */
+export function jsonBodyOrUndefined(request: CoreRequest): unknown {
+  const result = parseOnce(request);
+  return 'value' in result ? result.value : undefined;
+}
+
+/**
+ * Parses the request body as JSON.
+ *
+ * @returns the parsed value (any JSON type; the caller validates its shape).
+ * @throws {GatewayError} 413 when the body is over {@link MAX_BODY_BYTES}; 400 when it is missing, not UTF-8,
+ *   nested deeper than {@link MAX_JSON_DEPTH}, or not JSON (the message says which and where, as
+ *   `Invalid JSON body: ...`).
+ */
+export function readJsonBody(request: CoreRequest): unknown {
+  const result = parseOnce(request);
+  if ('error' in result) throw result.error;
+  return result.value;
+}

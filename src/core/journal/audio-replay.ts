@@ -1,0 +1,52 @@
+/**
+ * The audio of a journaled speech answer, rendered again: the journal keeps no audio bytes, but it keeps what
+ * makes them (the request's `input`, and the entry's `audio`: format, voice, speed), and the gateway's seed does
+ * the rest. Rendering is deterministic, so the bytes equal the original answer's, whole (also when a scenario cut
+ * the original short). Behind `gateway.audioOf(seq)` and `GET /__mock/requests/<seq>/audio`.
+ *
+ * @module
+ */
+import type { AudioRenderer } from '../audio/index.js';
+import type { Journal } from './journal.js';
+import { JOURNAL_BODY_LIMIT } from './record-request.js';
+
+/** The audio to send again: its content type, length and body (rendered as it is read, or from the cache). */
+export interface ReplayedAudio {
+  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
+  readonly contentType: string;
+  /** The body's length, bytes. */
+  readonly byteLength: number;
+  /** The bytes, streamed. */
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * Opens the audio of journal entry `seq` for rendering again.
+ *
+ * @returns the audio, or why there is none (a sentence for a 404 envelope): `No journal entry <seq>` (never made,
+ *   or dropped by the journal's bound or a reset), `Journal entry <seq> is not a speech answer with status 200`,
+ *   or `Journal entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
+ */
+export function replaySpeech(journal: Journal, renderer: AudioRenderer, seed: number, seq: number): ReplayedAudio | string {
+  const entry = journal.get(seq);
+  if (!entry) return `No journal entry ${seq}`;
+  const audio = entry.audio;
+  if (!audio || entry.status !== 200 || entry.operation !== 'speech') return `Journal entry ${seq} is not a speech answer with status 200`;
+  const input = entry.body !== null && typeof entry.body === 'object' ? (entry.body as { input?: unknown }).input : undefined;
+  if (typeof input !== 'string') {
+    return `Journal entry ${seq} did not keep its request body (over ${JOURNAL_BODY_LIMIT / 1024} KiB), so its audio cannot be rendered again`;
+  }
+  const opened = renderer.open({ input, voice: audio.voice, speed: audio.speed, seed, format: audio.format });
+  return { contentType: opened.contentType, byteLength: opened.byteLength, body: opened.body };
+}
+
+/** Reads `audio` whole. */
+export async function collectAudio(audio: ReplayedAudio): Promise<Uint8Array> {
+  const out = new Uint8Array(audio.byteLength);
+  let at = 0;
+  for await (const chunk of audio.body) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return at === out.byteLength ? out : out.subarray(0, at);
+}

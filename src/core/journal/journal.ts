@@ -1,0 +1,256 @@
+/**
+ * The request journal: every API request the simulator answered, bounded (oldest dropped first).
+ *
+ * @module
+ */
+import type { Operation } from '../http/routes.js';
+import type { BodyEnd, SpeechAudio } from '../types.js';
+
+export type { BodyEnd, SpeechAudio } from '../types.js';
+
+/**
+ * The error envelope of an error answer, as the client received it (parsed from the body).
+ *
+ * @example { error: { code: 429, message: 'Rate limit exceeded', metadata: { error_type: 'rate_limit_exceeded' } } }
+ */
+export interface JournalError {
+  error: { code: number; message: string; metadata: unknown };
+  /** The key's user id, when the gateway sends one (a 402). */
+  user_id?: string;
+}
+
+/** One journaled request. Times are the simulator's clock; `duration_ms` is real elapsed time. */
+export interface JournalEntry {
+  /** Sequence number, from 1, unique per gateway. */
+  seq: number;
+  /** When the request arrived: epoch ms from the gateway's clock. */
+  time: number;
+  /** `time` as ISO 8601. */
+  time_iso: string;
+  /** The session (`X-Mock-Session`, else derived from the API key: `key-<12 hex of its SHA-256>`, never the key). */
+  session: string;
+  method: string;
+  /** Raw path, no query. */
+  path: string;
+  /**
+   * Query parameters, decoded (a repeated name keeps its last value here; where the API reads one value it answered
+   * such a request with a 400, `singleParam` in `request.ts`); credentials' values (`key`, `api_key`,
+   * `apikey`, `token`, `access_token`) are `[redacted]` (`redactQueryParams` in `redact.ts`).
+   */
+  query: Record<string, string>;
+  /**
+   * Request headers; credentials' values (`authorization`, `proxy-authorization`, `cookie`, `api-key`, `x-api-key`,
+   * `x-goog-api-key`, `x-mock-admin-token`, any name ending in `-key`, `-token` or `-secret`) are `Bearer [redacted]`
+   * or `[redacted]` (`redactHeaders` in `redact.ts`).
+   */
+  headers: Record<string, string>;
+  /** The JSON body; `null` when there is none or it is not JSON; a note string when over 64 KiB. */
+  body: unknown;
+  /** The matched operation, or `null` for an unknown path. */
+  operation: Operation | null;
+  /** Scenario applied (`x-mock-status` for the header), or `null`. */
+  scenario: string | null;
+  /** Rule applied, or `null`. */
+  rule: string | null;
+  /** Response status; `0` when the connection was reset without an answer. */
+  status: number;
+  /** Response headers as the core set them (e.g. `Retry-After`, `X-RateLimit-Reset`, `X-Mock-Applied`); read-only. */
+  response_headers: Record<string, string>;
+  /** `X-Generation-Id` of the response, if any. */
+  generation_id: string | null;
+  /** Real time from arrival to the end of the response, ms; `null` while it is still streaming. */
+  duration_ms: number | null;
+  /**
+   * Body bytes delivered to the client: after a scenario's truncation (the bytes before the cut), of a client that
+   * went away (the bytes sent before), 0 for a reset or a HEAD request; `null` while it is still streaming.
+   */
+  response_bytes: number | null;
+  /**
+   * How the answer ended ({@link BodyEnd}): `complete` (the whole body), `cut` (cut short by a scenario's
+   * `audio.truncate`, then a network error; status 200 all the same), `reset` (the connection dropped without an
+   * answer, status 0), `aborted` (the client went away mid-body); `null` while it is still streaming.
+   */
+  body_end: BodyEnd | null;
+  /**
+   * The parsed error envelope of an error answer (status 400 and above with a JSON envelope body); `null` for
+   * successes, resets, and error answers whose body is not an envelope (a scenario's `raw` body, such as the
+   * HTML page of `edge-timeout-html`).
+   */
+  error: JournalError | null;
+  /**
+   * For a speech answer with status 200 (truncated or not): what its body renders, so the audio can be rendered
+   * again (`GET /__mock/requests/<seq>/audio`, `gateway.audioOf(seq)`); `null` otherwise.
+   */
+  audio: SpeechAudio | null;
+}
+
+/** Filters of {@link Journal.list}; every given field must match. */
+export interface JournalFilter {
+  operation?: Operation | null;
+  status?: number;
+  session?: string;
+}
+
+/** Default bound of the journal, in entries. */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Default page size of {@link Journal.after}, in entries. */
+export const DEFAULT_PAGE_SIZE = 100;
+
+function isEmpty(filter: JournalFilter): boolean {
+  return filter.operation === undefined && filter.status === undefined && filter.session === undefined;
+}
+
+function matches(e: JournalEntry, filter: JournalFilter): boolean {
+  return (
+    (filter.operation === undefined || e.operation === filter.operation) &&
+    (filter.status === undefined || e.status === filter.status) &&
+    (filter.session === undefined || e.session === filter.session)
+  );
+}
+
+/** Default bound of the journal's kept entries together, in bytes of their JSON (32 MiB). */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A bounded, filterable list of {@link JournalEntry}. Iterable, oldest first. A ring buffer: O(1) per request.
+ * Bounded twice: by entries and by bytes (each entry's size as its recorder measured it, see {@link record}); past
+ * either bound the oldest entries are dropped first, the newest always kept.
+ */
+export class Journal implements Iterable<JournalEntry> {
+  readonly #max: number;
+  readonly #maxBytes: number;
+  /** The kept entries: `#count` of them from `#head` on, wrapping around; grows up to `#max` slots. */
+  #ring: (JournalEntry | undefined)[] = [];
+  /** The size of the entry in the same slot of {@link #ring}, bytes. */
+  #sizes: number[] = [];
+  /** Index of the oldest entry in {@link #ring}. */
+  #head = 0;
+  #count = 0;
+  #bytes = 0;
+  #seq = 0;
+  readonly #onClear: (() => void) | undefined;
+
+  /**
+   * @param max bound in entries (at least 1), default {@link DEFAULT_JOURNAL_SIZE}.
+   * @param onClear called after every {@link clear} (the gateway's `journal-cleared` event).
+   * @param maxBytes bound of the kept entries' sizes together, bytes, default {@link DEFAULT_JOURNAL_BYTES}.
+   */
+  constructor(max: number = DEFAULT_JOURNAL_SIZE, onClear?: () => void, maxBytes: number = DEFAULT_JOURNAL_BYTES) {
+    this.#max = Math.max(1, Math.floor(max));
+    this.#maxBytes = maxBytes;
+    this.#onClear = onClear;
+  }
+
+  /**
+   * Adds an entry (its `seq` is assigned here) and returns it; the oldest entries are dropped past either bound.
+   *
+   * @param bytes the entry's size, bytes (its JSON's length as the recorder measured it; default 0).
+   */
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number = 0): JournalEntry {
+    const full = entry as JournalEntry;
+    full.seq = ++this.#seq;
+    if (this.#count === this.#max) this.#dropOldest();
+    const slot = (this.#head + this.#count) % this.#max;
+    this.#ring[slot] = full;
+    this.#sizes[slot] = bytes;
+    this.#count++;
+    this.#bytes += bytes;
+    while (this.#bytes > this.#maxBytes && this.#count > 1) this.#dropOldest();
+    return full;
+  }
+
+  #dropOldest(): void {
+    this.#bytes -= this.#sizes[this.#head]!;
+    this.#ring[this.#head] = undefined;
+    this.#head = (this.#head + 1) % this.#max;
+    this.#count--;
+  }
+
+  /** The entries, oldest first. */
+  #ordered(): JournalEntry[] {
+    const out: JournalEntry[] = new Array<JournalEntry>(this.#count);
+    for (let i = 0; i < this.#count; i++) out[i] = this.#at(i);
+    return out;
+  }
+
+  /** Entries matching `filter`, oldest first. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const all = this.#ordered();
+    if (isEmpty(filter)) return all;
+    return all.filter((e) => matches(e, filter));
+  }
+
+  /**
+   * Entries with `seq` greater than `seq` that match `filter`, oldest first, at most `limit`: for following the
+   * journal page by page (pass the last `seq` seen). Entries dropped by the bound (or cleared) are skipped.
+   *
+   * @param seq a sequence number (0 for the start).
+   * @param limit most entries returned, at least 1 (default {@link DEFAULT_PAGE_SIZE}).
+   * @throws {RangeError} when `seq` is not a whole number ≥ 0 or `limit` is not a whole number ≥ 1.
+   * @example journal.after(0, 100) // the first 100 entries kept
+   */
+  after(seq: number, limit: number = DEFAULT_PAGE_SIZE, filter: JournalFilter = {}): JournalEntry[] {
+    if (!Number.isSafeInteger(seq) || seq < 0) throw new RangeError(`seq: expected a whole number ≥ 0, got ${seq}`);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit: expected a whole number ≥ 1, got ${limit}`);
+    const size = this.#count;
+    const out: JournalEntry[] = [];
+    if (size === 0) return out;
+    // Kept entries have consecutive sequence numbers (each record takes the next one), so the first one wanted is
+    // found by arithmetic.
+    const oldest = this.#at(0).seq;
+    const filtered = !isEmpty(filter);
+    for (let i = Math.max(0, seq - oldest + 1); i < size && out.length < limit; i++) {
+      const entry = this.#at(i);
+      if (!filtered || matches(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  /** The entry with sequence number `seq`, or `undefined` when there is none (never made, dropped or cleared). */
+  get(seq: number): JournalEntry | undefined {
+    const size = this.#count;
+    if (size === 0 || !Number.isSafeInteger(seq)) return undefined;
+    const index = seq - this.#at(0).seq;
+    return index >= 0 && index < size ? this.#at(index) : undefined;
+  }
+
+  /** The highest sequence number assigned so far (0 before the first request); clearing does not lower it. */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  /** The `index`-th kept entry, oldest first (`index` in range). */
+  #at(index: number): JournalEntry {
+    return this.#ring[(this.#head + index) % this.#max]!;
+  }
+
+  /** The most recent entry, or `undefined`. */
+  last(): JournalEntry | undefined {
+    return this.#count === 0 ? undefined : this.#at(this.#count - 1);
+  }
+
+  /** Drops every entry (sequence numbers keep counting). */
+  clear(): void {
+    this.#ring = [];
+    this.#sizes = [];
+    this.#head = 0;
+    this.#count = 0;
+    this.#bytes = 0;
+    this.#onClear?.();
+  }
+
+  /** Number of entries kept. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** The kept entries' sizes together, bytes (as given to {@link record}). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  [Symbol.iterator](): Iterator<JournalEntry> {
+    return this.#ordered()[Symbol.iterator]();
+  }
+}
