@@ -257,7 +257,8 @@ describe.each(modes)('contract ($name)', (mode) => {
 });
 
 describe('parity', () => {
-  it('gives byte-identical audio and ids in both modes for the same seed', async () => {
+  // Needs two modes to compare: skipped when MOCKROUTER_MODES names one (npm run test:fast).
+  it.skipIf(modes.length < 2)('gives byte-identical audio and ids in both modes for the same seed', async () => {
     const results: string[] = [];
     for (const mode of modes) {
       const mock = await mode.start({ seed: 99, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });

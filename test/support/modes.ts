@@ -107,14 +107,31 @@ export const expressMode: Mode = {
   },
 };
 
-/** msw and standalone, for `describe.each(modes)`. */
-export const modes: Mode[] = [mswMode, serverMode];
+/**
+ * The modes named in the environment variable `MOCKROUTER_MODES` (comma-separated `msw`, `server`, `express`), or
+ * every one of `all` when it is unset or empty; `npm run test:fast` sets `MOCKROUTER_MODES=msw` to run the contract
+ * cases in one mode. Throws an `Error` naming the variable when it names no known mode or an unknown one.
+ */
+export function selectedModes(all: Mode[], env: string | undefined = process.env.MOCKROUTER_MODES): Mode[] {
+  if (env === undefined || env.trim() === '') return all;
+  const names = env.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const known = [mswMode, serverMode, expressMode].map((mode) => mode.name);
+  const unknown = names.filter((name) => !(known as string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`MOCKROUTER_MODES: expected a comma-separated list of ${known.join(', ')}, got ${JSON.stringify(env)}`);
+  }
+  return all.filter((mode) => names.includes(mode.name));
+}
+
+/** msw and standalone (or those of them `MOCKROUTER_MODES` names), for `describe.each(modes)`. */
+export const modes: Mode[] = selectedModes([mswMode, serverMode]);
 
 /**
- * All three modes: msw, standalone, express with `@mswjs/http-middleware`. Skip a mode whose `unsupported` is set:
+ * All three modes: msw, standalone, express with `@mswjs/http-middleware` (or those of them `MOCKROUTER_MODES`
+ * names). Skip a mode whose `unsupported` is set:
  * `for (const mode of allModes) describe.skipIf(mode.unsupported !== undefined)(...)`.
  */
-export const allModes: Mode[] = [mswMode, serverMode, expressMode];
+export const allModes: Mode[] = selectedModes([mswMode, serverMode, expressMode]);
 
 /** `<title> (<mode>)`, with the reason when the mode is skipped. */
 export function modeTitle(title: string, mode: Mode): string {
