@@ -12,14 +12,10 @@
  *
  * @module
  */
-import { createGateway, type GatewayOptions } from './node/create-gateway.js';
+import { createGateway } from './node/create-gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { assertMswCompatible } from './msw/compat.js';
-import type { HandlerOptions } from './msw/handlers.js';
-import { mockRouterOf, type MockRouterBase } from './msw/mock-router.js';
-
-/** Options of {@link createMockRouter}: the gateway's ({@link GatewayOptions}) and the handlers' (`cors`). */
-export type MockRouterOptions = GatewayOptions & HandlerOptions;
+import { mockRouterOf, type MockRouterBase, type MockRouterOptions } from './msw/mock-router.js';
 
 /** A mock gateway for in-process use in Node.js (see {@link MockRouterBase} for its members). */
 export interface MockRouter extends MockRouterBase {
@@ -47,8 +43,9 @@ export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   return { ...mockRouterOf(createGateway(options), options), attach: attachToServer };
 }
 
-export { createGateway, type Gateway, type GatewayOptions } from './node/create-gateway.js';
-export type { MockRouterBase } from './msw/mock-router.js';
+export { createGateway, type Gateway, type GatewayOptions, type Options } from './node/create-gateway.js';
+export type { CorsOption } from './core/config/options.js';
+export type { MockRouterBase, MockRouterOptions } from './msw/mock-router.js';
 export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/http/error-envelope.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
 export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal/journal.js';

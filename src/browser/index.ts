@@ -4,7 +4,7 @@
  * bundled as data; nothing here imports a `node:` module or uses a Node.js global.
  *
  * Options that name files or folders (a fixtures folder, a keys file, scenario folders or files) are Node.js-only:
- * the types below take the data itself instead (loaded fixtures, a key list, scenario definitions).
+ * {@link BrowserMockRouterOptions} takes the data itself instead (loaded fixtures, a key list, scenario definitions).
  *
  * @example
  * import { setupWorker } from 'msw/browser';
@@ -16,31 +16,17 @@
  *
  * @module
  */
-import type { KeyList } from '../core/accounts/accounts.js';
-import type { Fixtures } from '../core/config/fixture-schema.js';
-import { createGatewayOn, type Gateway, type GatewayOptions } from '../core/gateway.js';
-import type { ScenarioDefinition } from '../core/scenarios/schema.js';
-import type { HandlerOptions } from '../msw/handlers.js';
-import { mockRouterOf, type MockRouterBase } from '../msw/mock-router.js';
+import type { GatewayOptions } from '../core/config/options.js';
+import { createGatewayOn, type Gateway } from '../core/gateway.js';
+import { mockRouterOf, type MockRouterBase, type MockRouterOptions } from '../msw/mock-router.js';
 import { browserPlatform } from './platform.js';
 
 /**
- * Options of {@link createMockRouter} in browsers: the shared options (`GatewayOptions`), with the forms that
- * name files left out, and the handlers' `cors`.
+ * Options of {@link createMockRouter} in browsers: Node.js's (`MockRouterOptions`, documented at `Options` in
+ * `src/core/config/options.ts`) without the forms that name files: `fixtures` takes loaded fixtures, `keys` a key
+ * list, `scenarios` definitions, `scenario` a loaded name or a definition.
  */
-export interface BrowserMockRouterOptions extends Omit<GatewayOptions, 'fixtures' | 'keys' | 'scenarios' | 'scenario'>, HandlerOptions {
-  /** The model catalog and known generation records, loaded (`Fixtures`). Default: the package's fixtures. */
-  fixtures?: Fixtures;
-  /**
-   * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit?, management?, free_tier? }`,
-   * or a `{ keys: [...] }` object. Default: any non-empty bearer key, unlimited credit.
-   */
-  keys?: KeyList;
-  /** Extra scenario definitions, loaded beside the built-ins. */
-  scenarios?: readonly ScenarioDefinition[];
-  /** The default scenario: a loaded scenario's name or a definition. */
-  scenario?: string | ScenarioDefinition;
-}
+export type BrowserMockRouterOptions = MockRouterOptions<never>;
 
 /** A mock gateway for `setupWorker` (see {@link MockRouterBase} for its members). */
 export type BrowserMockRouter = MockRouterBase;
@@ -61,12 +47,13 @@ export function createMockRouter(options: BrowserMockRouterOptions = {}): Browse
  *
  * @throws the errors of {@link createMockRouter}.
  */
-export function createGateway(options: BrowserMockRouterOptions = {}): Gateway {
+export function createGateway(options: GatewayOptions<never> = {}): Gateway {
   return createGatewayOn(browserPlatform, options);
 }
 
-export type { Gateway, GatewayOptions } from '../core/gateway.js';
-export type { MockRouterBase } from '../msw/mock-router.js';
+export type { Gateway } from '../core/gateway.js';
+export type { GatewayOptions, Options, CorsOption } from '../core/config/options.js';
+export type { MockRouterBase, MockRouterOptions } from '../msw/mock-router.js';
 export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/http/error-envelope.js';
 export type { CoreRequest, CoreResponse, CoreBody } from '../core/types.js';
 export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from '../core/journal/journal.js';

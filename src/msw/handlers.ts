@@ -5,7 +5,8 @@
  * @module
  */
 import { http, type HttpHandler } from 'msw';
-import { corsPolicyOf, type CorsOption } from '../core/http/cors.js';
+import type { Options } from '../core/config/options.js';
+import { corsPolicyOf } from '../core/http/cors.js';
 import { toErrorResponse } from '../core/http/error-envelope.js';
 import { frontDoor } from '../core/http/api-front-door.js';
 import type { Gateway } from '../core/gateway.js';
@@ -15,17 +16,8 @@ import { toCoreRequest, toHttpResponse } from './convert.js';
 /** The real gateway's base URL, matched by the fallback handler. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
-/** Options of {@link createHandlers}. */
-export interface HandlerOptions {
-  /**
-   * Which origins may call cross-origin (requests with an `Origin` header): `*` (any, the default, as the gateway),
-   * or origins `scheme://host[:port]`, as a comma-separated string or a list. An allowed origin's `OPTIONS`
-   * preflight gets 204 with the `Access-Control-Allow-*` headers, and its other responses
-   * `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers`; another origin's preflight gets a 403
-   * envelope. See `src/core/http/cors.ts`.
-   */
-  cors?: CorsOption | undefined;
-}
+/** Options of {@link createHandlers}: `cors`, documented at {@link Options.cors}. */
+export type HandlerOptions = Pick<Options, 'cors'>;
 
 /**
  * The resolver of every handler: the request through the front door. Never rejects: an unexpected error (a body that

@@ -5,10 +5,18 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
+import type { GatewayOptions, Options } from '../core/config/options.js';
 import type { Gateway } from '../core/gateway.js';
 import type { Journal } from '../core/journal/journal.js';
 import type { ScenarioDefinition } from '../core/scenarios/schema.js';
-import { createHandlers, type HandlerOptions } from './handlers.js';
+import { createHandlers } from './handlers.js';
+
+/**
+ * Options of `createMockRouter`: the gateway's ({@link GatewayOptions}) and the handlers' `cors`, each documented
+ * at {@link Options}. `FilePath` is `string` on Node.js and `never` in browsers, where `fixtures`, `keys` and
+ * `scenarios` take data, not files.
+ */
+export type MockRouterOptions<FilePath extends string = string> = Pick<Options<FilePath>, keyof GatewayOptions | 'cors'>;
 
 /** A mock gateway behind MSW handlers. */
 export interface MockRouterBase {
@@ -39,7 +47,7 @@ export interface MockRouterBase {
 }
 
 /** The handlers (answering cross-origin requests as `options.cors` allows) and controls over `gateway`. */
-export function mockRouterOf(gateway: Gateway, options: HandlerOptions = {}): MockRouterBase {
+export function mockRouterOf(gateway: Gateway, options: Pick<Options, 'cors'> = {}): MockRouterBase {
   return {
     handlers: createHandlers(gateway, options),
     gateway,

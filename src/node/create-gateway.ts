@@ -4,11 +4,13 @@
  *
  * @module
  */
-import { createGatewayOn, type Gateway, type GatewayOptions } from '../core/gateway.js';
+import type { GatewayOptions } from '../core/config/options.js';
+import { createGatewayOn, type Gateway } from '../core/gateway.js';
 import { nodePlatform } from './platform.js';
 
 /**
- * Creates a gateway simulator: the behavior behind both the MSW handlers and the standalone server.
+ * Creates a gateway simulator: the behavior behind both the MSW handlers and the standalone server. Its options
+ * ({@link GatewayOptions}, each documented in `src/core/config/options.ts`) may name files and folders here.
  *
  * @throws {FixtureError} when `fixtures` names a folder whose files are missing or invalid; `ScenarioError` for an
  *   invalid scenario file, folder or definition; `KeysError` for an invalid keys file or list; `OptionsError` for
@@ -22,4 +24,5 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   return createGatewayOn(nodePlatform, options);
 }
 
-export type { Gateway, GatewayOptions } from '../core/gateway.js';
+export type { Gateway } from '../core/gateway.js';
+export type { GatewayOptions, Options } from '../core/config/options.js';

@@ -4,18 +4,9 @@
  *
  * @module
  */
-import { OptionsError } from '../config/options.js';
+import { OptionsError, type AllowedHostsOption } from '../config/options.js';
 
-/**
- * Option `allowedHosts` of `startServer` (the CLI's `--allowed-hosts`): hosts the admin API answers besides the
- * local ones, as one comma-separated string or a list. An entry is a host name (`mock.internal`), an IP address
- * (`192.168.1.20`, `::1` or `[::1]`), or a domain with a leading dot for it and all its subdomains
- * (`.example.test`); `all` (or `true`) allows any host, as Vite's `allowedHosts: true`.
- *
- * @example 'mock.internal,.dev.test'
- * @example ['mockrouter'] // a docker compose service name
- */
-export type AllowedHostsOption = string | readonly string[] | true;
+export type { AllowedHostsOption } from '../config/options.js';
 
 /** Which `Host` values the admin API answers; made by {@link hostPolicyOf}. */
 export interface HostPolicy {

@@ -1,10 +1,13 @@
 /**
- * The options of a simulated gateway, shared by `createMockRouter` (in-process) and `startServer` (standalone),
- * and their validation. An invalid option is an {@link OptionsError} naming the option, never an HTTP error.
+ * Every option of mockrouter, each documented once here ({@link Options}), and their validation. Each entry point
+ * takes a part of {@link Options}: `createGateway` the gateway's ({@link GatewayOptions}), `createMockRouter` those
+ * and `cors` (`MockRouterOptions` in `src/msw/mock-router.ts`), the browser's `createMockRouter` the same without
+ * the forms that name files (`GatewayOptions<never>`), `startServer` all of them. An invalid option is an
+ * {@link OptionsError} naming the option, never an HTTP error.
  *
  * @module
  */
-import type { KeysOption } from '../accounts/accounts.js';
+import type { KeyList } from '../accounts/accounts.js';
 import type { Now } from '../clock.js';
 import { clockTimeProblem, parseIsoTime } from '../clock.js';
 import type { Fixtures } from './fixture-schema.js';
@@ -13,8 +16,14 @@ import type { ScenarioDefinition } from '../scenarios/schema.js';
 import * as z from 'zod';
 import { describeIssue, formatPath } from './zod-issues.js';
 
-/** Options shared by `createMockRouter` (in-process) and `startServer` (standalone). */
-export interface GatewayOptions {
+/**
+ * The options of the simulated gateway itself (`createGateway`; part of `createMockRouter`'s and `startServer`'s).
+ *
+ * `FilePath` is the type of a file or folder option: `string` (the default) on Node.js, where `fixtures`, `keys`
+ * and `scenarios` may name files and folders; `never` in browsers (`mockrouter/browser`), where they take the data
+ * itself (loaded fixtures, a key list, scenario definitions).
+ */
+export interface GatewayOptions<FilePath extends string = string> {
   /**
    * Seed of every generated value (generation ids, latencies, audio contour, scenario draws), a safe integer. Same
    * seed and same requests give byte-identical responses. Default `0`.
@@ -25,7 +34,7 @@ export interface GatewayOptions {
    * holding `models.json` and `generations.json` (the format of the package's own `fixtures/`). Default: the
    * package's fixtures.
    */
-  fixtures?: string | Fixtures;
+  fixtures?: FilePath | Fixtures;
   /**
    * The valid API keys: key strings, entries `{ key, credits?, user_id?, rate_limit?, management?, free_tier? }`
    * (credits in USD, `rate_limit: { requests, interval_s }`), a `{ keys: [...] }` object, or (Node.js only) the
@@ -33,38 +42,41 @@ export interface GatewayOptions {
    * any other key gets 401 `User not found.`, and a speech call the balance cannot pay gets 402
    * (`docs/behaviour.md`, "Keys and credits").
    */
-  keys?: KeysOption;
+  keys?: FilePath | KeyList;
   /**
    * The base clock, epoch ms. Default `Date.now` (which vitest's fake timers control). Record timestamps,
    * generation readiness, rate-limit windows and `Retry-After` all read it.
    */
   now?: Now;
-  /** Freeze the clock at this time (ISO 8601 string or epoch ms); it then moves only by `clock.advance`/`set`. */
+  /**
+   * Freeze the clock at this time (ISO 8601 string or whole epoch ms, within years 1970–9999); it then moves only
+   * by `clock.advance`/`set` (or `POST /__mock/clock`).
+   */
   clock?: string | number;
   /**
    * Delay before a speech call's generation record is readable, ms, or `'realistic'` (500–2000 ms, seeded per
    * record). Lookups before it answer 404 `Generation not found`, as the real gateway does. Default 0.
    */
   generationDelayMs?: number | 'realistic';
-  /** How many speech-call generation records to keep (least recently used evicted first). Default 10,000. */
+  /** How many speech-call generation records to keep (least recently used evicted first), a whole number ≥ 0. Default 10,000. */
   maxGenerations?: number;
-  /** Bound of the audio cache, in bytes. Default 8 MiB. */
+  /** Bound of the audio cache, in bytes, a whole number ≥ 0 (0 keeps nothing). Default 8 MiB. */
   audioCacheBytes?: number;
   /**
    * Extra scenarios, loaded beside the built-ins: definitions, or (Node.js only) folders of scenario files (JSON
    * or YAML), in any mix.
    */
-  scenarios?: string | readonly (string | ScenarioDefinition)[];
+  scenarios?: FilePath | readonly (FilePath | ScenarioDefinition)[];
   /**
    * The default scenario, applied to every request without a scenario header: a loaded scenario's name, a
    * definition, or (Node.js only) a path to a scenario file (containing `/` or ending `.json`, `.yaml`, `.yml`).
    */
   scenario?: string | ScenarioDefinition;
-  /** Bound of the request journal, in entries. Default 1000. */
+  /** Bound of the request journal, in entries, a whole number ≥ 1. Default 1000. */
   journalSize?: number;
   /**
-   * Bound of the request journal in bytes: its kept entries' sizes together (each about its JSON's length; a body
-   * over 64 KiB is kept as a note). Past it the oldest entries go first. Default 32 MiB.
+   * Bound of the request journal in bytes, a whole number ≥ 1: its kept entries' sizes together (each about its
+   * JSON's length; a body over 64 KiB is kept as a note). Past it the oldest entries go first. Default 32 MiB.
    */
   journalBytes?: number;
   /**
@@ -76,22 +88,108 @@ export interface GatewayOptions {
   onError?: ErrorReporter;
 }
 
-/** The name of an option of `createMockRouter` or `startServer`, as {@link OptionsError.option} gives it. */
-export type OptionName = keyof GatewayOptions | 'cors' | 'allowedHosts' | 'port' | 'host' | 'timeouts';
+/**
+ * The type of option {@link Options.cors} (the CLI's `--cors`): `*`, or origins `scheme://host[:port]`, as one
+ * comma-separated string or a list.
+ *
+ * @example 'http://localhost:5173,https://app.example'
+ * @example ['http://localhost:5173']
+ */
+export type CorsOption = string | readonly string[];
 
 /**
- * An option of {@link GatewayOptions} (or of `startServer`) is invalid. The message is `<option>: <what was expected>, got <value>`;
+ * The type of option {@link Options.allowedHosts} (the CLI's `--allowed-hosts`), as one comma-separated string or a
+ * list: a host name (`mock.internal`), an IP address (`192.168.1.20`, `::1` or `[::1]`), or a domain with a leading
+ * dot for it and all its subdomains (`.example.test`); `all` (or `true`) allows any host, as Vite's
+ * `allowedHosts: true`.
+ */
+export type AllowedHostsOption = string | readonly string[] | true;
+
+/**
+ * The timeouts of the standalone server, ms: each a whole number from 0 (off) to 2,147,483,647. They bound what a
+ * stalled or malicious client can hold.
+ */
+export interface ServerTimeouts {
+  /** Time to receive the request headers (a client sending them slowly is cut); at most `request` unless it is 0. Default 10 s. */
+  headers: number;
+  /** Time to receive the whole request, headers and body (a client stalling mid-body is cut). Default 30 s. */
+  request: number;
+  /** Socket inactivity, no bytes in or out (a client that stops reading a streamed answer too), before it is closed. Default 60 s. */
+  idle: number;
+  /** How long an idle keep-alive connection is kept open. Default 5 s. */
+  keepAlive: number;
+}
+
+/**
+ * Every option of mockrouter, each documented here once: the gateway's ({@link GatewayOptions}), the adapters'
+ * `cors` (the MSW handlers', the browser's and the standalone server's), and the standalone server's own (`port`,
+ * `host`, `timeouts`, `admin`, `adminToken`, `allowedHosts`). Each entry point takes a `Pick` of it; see the
+ * module's comment.
+ */
+export interface Options<FilePath extends string = string> extends GatewayOptions<FilePath> {
+  /**
+   * Which origins may call from a browser (CORS; requests with an `Origin` header): `*` (any, the default, as the
+   * gateway) or origins `scheme://host[:port]`, as a comma-separated string or a list (e.g.
+   * `['http://localhost:5173']`); `*` and origins may be mixed. An allowed origin's `OPTIONS` preflight gets 204
+   * with the `Access-Control-Allow-*` headers, and its other answers `Access-Control-Allow-Origin` and
+   * `Access-Control-Expose-Headers`; another origin's preflight gets a 403 envelope. On the standalone server,
+   * `*` lets any origin call the API but not the admin API; named origins may call both. See
+   * `src/core/http/cors.ts`.
+   *
+   * @throws {OptionsError} (`option` `cors`) for an entry that is neither `*` nor `scheme://host[:port]`.
+   */
+  cors?: CorsOption;
+  /**
+   * Standalone server: TCP port, a whole number 0–65,535 (from JavaScript also a string of digits, as `listen()`
+   * takes); `0` picks a free one. Default 4010.
+   */
+  port?: number;
+  /** Standalone server: the interface to bind. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /**
+   * Standalone server: overrides of its timeouts ({@link ServerTimeouts}), ms.
+   *
+   * @throws {OptionsError} (`option` `timeouts`) for an unknown key, a value not whole ms from 0 to 2,147,483,647,
+   *   or `headers` above `request` (unless `request` is 0, as `http.createServer` demands).
+   */
+  timeouts?: Partial<ServerTimeouts>;
+  /**
+   * Standalone server: serve the admin API under `/__mock/`. Default `true`; `false` answers those paths with the
+   * 404 envelope, but `GET /__mock/health`, the readiness probe.
+   */
+  admin?: boolean;
+  /**
+   * Standalone server: require this token on admin requests but `GET /__mock/health`: `Authorization: Bearer
+   * <token>`, `X-Mock-Admin-Token: <token>`, or the login cookie `mockrouter_admin_<port>` that a browser gets from
+   * opening an admin page with `?token=<token>` (e.g. `/__mock/ui?token=...`) or from `POST /__mock/login`
+   * (`src/core/admin/guard.ts`). Others get 401. Default none.
+   */
+  adminToken?: string;
+  /**
+   * Standalone server: hosts the admin API answers besides `localhost` (and `*.localhost`), `127.0.0.1`, `[::1]`
+   * and the bound address (every interface's address when bound to `0.0.0.0` or `::`): a DNS rebinding defense, as
+   * Vite's dev server has (`src/core/admin/hosts.ts`). Host names, IP addresses, or `.domain` for a domain and its
+   * subdomains, as a comma-separated string or a list; `'all'` or `true` turns the check off. Requests with another
+   * `Host` get a 403 envelope. Default none.
+   *
+   * @throws {OptionsError} (`option` `allowedHosts`) for an entry that is no host.
+   * @example ['mockrouter'] // called as http://mockrouter:4010 from another container
+   */
+  allowedHosts?: AllowedHostsOption;
+}
+
+/** The name of an option ({@link Options}), as {@link OptionsError.option} gives it. */
+export type OptionName = keyof Options;
+
+/**
+ * An option ({@link Options}) is invalid. The message is `<option>: <what was expected>, got <value>`;
  * `option` names it, so the CLI can name its flag instead.
  *
  * @example new OptionsError('clock', 'expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got "soon"')
  */
 export class OptionsError extends Error {
   override name = 'OptionsError';
-  /**
-   * The option at fault, as named in {@link GatewayOptions} (`clock`, `generationDelayMs`, `scenario`, ...), or
-   * `cors` (an option of the handlers and the server, `src/core/http/cors.ts`), or `allowedHosts` (the server's,
-   * `src/core/admin/hosts.ts`), or `port`, `host`, `timeouts` (the server's, `src/server/listen-options.ts`).
-   */
+  /** The option at fault, as named in {@link Options} (`clock`, `generationDelayMs`, `scenario`, `cors`, `port`, ...). */
   readonly option: OptionName;
   /** What was wrong, without the option's name. */
   readonly problem: string;

@@ -14,18 +14,9 @@
 import { errorResponse } from './error-envelope.js';
 import { header } from './request.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
-import { OptionsError } from '../config/options.js';
+import { OptionsError, type CorsOption } from '../config/options.js';
 
-/**
- * The `cors` option of `startServer`, `buildApp` and `createHandlers` (the CLI's `--cors`): `*` (any origin), or
- * origins `scheme://host[:port]`, as one comma-separated string or a list. `*` may be combined with origins:
- * the named ones may then call the admin API too.
- *
- * @example '*'
- * @example 'http://localhost:5173,https://app.example'
- * @example ['http://localhost:5173']
- */
-export type CorsOption = string | readonly string[];
+export type { CorsOption } from '../config/options.js';
 
 /** Which origins may call cross-origin; made by {@link corsPolicyOf}. */
 export interface CorsPolicy {
