@@ -5,7 +5,7 @@
  * account reads (`/key`, `/credits`), these also against a gateway with a keys file. Every answer must be a
  * documented success or a well-formed envelope (see `support/fuzz/oracle.ts` for the oracle and
  * `support/fuzz/reference-model.ts` for the reference model).
- * The properties shared with the other mode are in `support/fuzz/cases.ts`.
+ * The properties shared with the other mode are in `support/fuzz/cases.ts`, run by `support/fuzz/suite.ts`.
  *
  * The standalone server has its own file: while `setupServer` listens, its handlers would also answer requests
  * meant for a server on another origin.
@@ -14,59 +14,50 @@
  * (the properties fail on them too, but only when the generators happen to reach them).
  */
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMockRouter, type MockRouter } from '../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createMockRouter } from '../src/index.js';
 import fc from 'fast-check';
-import { fuzzKeyedAccounts, fuzzOperations } from './support/fuzz/cases.js';
-import { FUZZ_KEYS } from './support/fuzz/discovery.js';
-import { GenerationIds } from './support/fuzz/fixtures.js';
-import { primeGenerations } from './support/fuzz/run.js';
 import { MSW_ORIGIN, SEED } from './support/fuzz/settings.js';
+import { fuzzMode } from './support/fuzz/suite.js';
 import { fetchTransport } from './support/fuzz/transports.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 
-const rejections: unknown[] = [];
-const onRejection = (reason: unknown) => rejections.push(reason);
-
 describe('fuzz (msw)', () => {
-  let mock: MockRouter;
   let server: ReturnType<typeof setupServer>;
   const transport = fetchTransport();
-  const known = new GenerationIds();
 
-  beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
-    mock = createMockRouter({ seed: 11 });
-    server = mock.attach(setupServer(...mock.handlers));
-    // Requests outside the handlers' paths are not the gateway's: they fail (a network error), as documented.
-    server.listen(errorOnUnhandled());
-    // ... and msw says so on the console each time; keep the output readable.
-    const consoleError = console.error.bind(console);
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      if (/\[MSW\]/.test(String(args[0])) || args[0] instanceof URIError) return;
-      consoleError(...args);
-    });
-    await primeGenerations(transport, known);
-  });
-  afterAll(() => {
-    server?.close();
-    vi.restoreAllMocks();
-    process.off('unhandledRejection', onRejection);
-  });
-
-  fuzzOperations('msw', () => ({ transport, gateway: mock.gateway, known }));
-
-  describe('with a keys file', () => {
+  const suite = fuzzMode({
+    name: 'msw',
+    async start() {
+      const mock = createMockRouter({ seed: 11 });
+      server = mock.attach(setupServer(...mock.handlers));
+      // Requests outside the handlers' paths are not the gateway's: they fail (a network error), as documented.
+      server.listen(errorOnUnhandled());
+      // ... and msw says so on the console each time; keep the output readable.
+      const consoleError = console.error.bind(console);
+      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+        if (/\[MSW\]/.test(String(args[0])) || args[0] instanceof URIError) return;
+        consoleError(...args);
+      });
+      return {
+        transport,
+        gateway: mock.gateway,
+        close() {
+          server.close();
+          vi.restoreAllMocks();
+        },
+      };
+    },
     // The keyed gateway's handlers go first, so they answer every request until the reset.
-    const keyed = createMockRouter({ seed: 11, keys: FUZZ_KEYS });
-    beforeAll(() => server.use(...keyed.handlers));
-    afterAll(() => server.resetHandlers());
-
-    fuzzKeyedAccounts('msw', () => ({ transport, gateway: keyed.gateway, known }));
+    async startKeyed(keys) {
+      const keyed = createMockRouter({ seed: 11, keys });
+      server.use(...keyed.handlers);
+      return { transport, gateway: keyed.gateway, close: () => server.resetHandlers() };
+    },
   });
 
   it('had no unhandled rejection', () => {
-    expect(rejections).toEqual([]);
+    expect(suite.rejections).toEqual([]);
   });
 
   describe('regressions (msw)', () => {

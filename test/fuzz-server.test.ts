@@ -6,68 +6,48 @@
  * raw bytes on TCP sockets (`FUZZ_RAW_RUNS`, 500 by default). Every answer must be a documented success or a
  * well-formed envelope (see `support/fuzz/oracle.ts` and `support/fuzz/raw-socket.ts`), and the same server
  * must stay healthy through all of it.
- * The properties shared with the other mode are in `support/fuzz/cases.ts`.
+ * The properties shared with the other mode are in `support/fuzz/cases.ts`, run by `support/fuzz/suite.ts`.
  *
  * The `regression:` tests at the end pin down, with minimal inputs, bugs the properties found and that were fixed
  * (the properties fail on them too, but only when the generators happen to reach them).
  */
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
-import { fuzzKeyedAccounts, fuzzOperations } from './support/fuzz/cases.js';
-import { FUZZ_KEYS } from './support/fuzz/discovery.js';
-import { GenerationIds } from './support/fuzz/fixtures.js';
+import type { FuzzKey } from './support/fuzz/discovery.js';
 import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
-import { primeGenerations } from './support/fuzz/run.js';
 import { PROPERTY_TIMEOUT_MS, RAW_RUNS, SEED } from './support/fuzz/settings.js';
+import { fuzzMode, type FuzzInstance } from './support/fuzz/suite.js';
 import { httpTransport } from './support/fuzz/transports.js';
 
-const rejections: unknown[] = [];
-const onRejection = (reason: unknown) => rejections.push(reason);
 const TTS_BODY = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi', voice: 'alloy' });
 
-let server: RunningServer;
-let transport: ReturnType<typeof httpTransport>;
-
-beforeAll(async () => {
-  process.on('unhandledRejection', onRejection);
-  server = await startServer({ port: 0, seed: 11 });
-  transport = httpTransport(server.port);
-});
-afterAll(async () => {
-  transport?.close();
-  await server?.close();
-  process.off('unhandledRejection', onRejection);
-});
+/** A standalone server on a free port, reached through {@link httpTransport}. */
+async function serve(keys?: readonly FuzzKey[]): Promise<FuzzInstance & { server: RunningServer }> {
+  const server = await startServer({ port: 0, seed: 11, ...(keys ? { keys } : {}) });
+  const transport = httpTransport(server.port);
+  return {
+    server,
+    transport,
+    gateway: server.gateway,
+    async close() {
+      transport.close();
+      await server.close();
+    },
+  };
+}
 
 describe('fuzz (server)', () => {
-  const known = new GenerationIds();
-  beforeAll(() => primeGenerations(transport, known));
-
-  fuzzOperations('server', () => ({ transport, gateway: server.gateway, known }));
-
-  describe('with a keys file', () => {
-    let keyed: RunningServer;
-    let keyedTransport: ReturnType<typeof httpTransport>;
-    beforeAll(async () => {
-      keyed = await startServer({ port: 0, seed: 11, keys: FUZZ_KEYS });
-      keyedTransport = httpTransport(keyed.port);
-    });
-    afterAll(async () => {
-      keyedTransport?.close();
-      await keyed?.close();
-    });
-
-    fuzzKeyedAccounts('server', () => ({ transport: keyedTransport, gateway: keyed.gateway, known }));
-  });
+  const suite = fuzzMode({ name: 'server', start: () => serve(), startKeyed: (keys) => serve(keys) });
+  const server = (): RunningServer => suite.instance().server;
 
   it(`raw sockets: ${RAW_RUNS} malformed requests`, async () => {
     const statuses = new Map<string, number>();
     const started = performance.now();
     await fc.assert(
       fc.asyncProperty(rawRequest, async (c) => {
-        const outcome = await sendRaw(server.port, c.bytes);
+        const outcome = await sendRaw(server().port, c.bytes);
         const seen = checkRaw(c, outcome);
         const key = seen.length ? seen.join('+') : 'closed';
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
@@ -80,26 +60,58 @@ describe('fuzz (server)', () => {
   }, PROPERTY_TIMEOUT_MS);
 
   it('is still healthy and answering after all of it, with no unhandled rejection', async () => {
-    const health = await fetch(`${server.url}/__mock/health`, { signal: AbortSignal.timeout(5_000) });
+    const health = await fetch(`${server().url}/__mock/health`, { signal: AbortSignal.timeout(5_000) });
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
-    const model = await fetch(`${server.baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer sk-after' }, signal: AbortSignal.timeout(5_000) });
+    const model = await fetch(`${server().baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer sk-after' }, signal: AbortSignal.timeout(5_000) });
     expect(model.status).toBe(200);
     expect((await model.json()).data.id).toBe('openai/gpt-4o');
-    const speech = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-after', 'Content-Type': 'application/json' }, body: TTS_BODY, signal: AbortSignal.timeout(5_000) });
+    const speech = await fetch(`${server().baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-after', 'Content-Type': 'application/json' }, body: TTS_BODY, signal: AbortSignal.timeout(5_000) });
     expect(speech.status).toBe(200);
     expect((await speech.arrayBuffer()).byteLength).toBeGreaterThan(0);
-    const journal = await fetch(`${server.url}/__mock/requests`, { signal: AbortSignal.timeout(5_000) });
+    const journal = await fetch(`${server().url}/__mock/requests`, { signal: AbortSignal.timeout(5_000) });
     expect(journal.status).toBe(200);
     expect(Array.isArray((await journal.json()).requests)).toBe(true);
-    expect(rejections).toEqual([]);
+    expect(suite.rejections).toEqual([]);
+  });
+
+  describe('regressions (server)', () => {
+    it('regression: a body whose Content-Type is not type/subtype reaches the gateway (no 415 before it, as in-process)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('', 'json', ';', '/'), async (contentType) => {
+          const res = await send(server().port, 'POST', '/api/v1/audio/speech', { Authorization: 'Bearer sk-bug', 'Content-Type': contentType, 'Content-Length': String(TTS_BODY.length) }, TTS_BODY);
+          expect(res).toMatchObject({ status: 200, type: 'audio/pcm;rate=24000;channels=1' });
+        }),
+        { numRuns: 4, seed: SEED },
+      );
+    });
+
+    it('regression: an HTTP/1.1 request without Host gets the envelope, not Node\u2019s bare 400 (empty body, no content type)', async () => {
+      const outcome = await sendRaw(server().port, Buffer.from('GET /api/v1/model/openai/gpt-4o HTTP/1.1\r\n\r\n'));
+      expectEnvelope(outcome.bytes, 400);
+    });
+
+    it('regression: Expect with anything but 100-continue gets the envelope, not Node\u2019s bare 417 (empty body)', async () => {
+      const outcome = await sendRaw(server().port, Buffer.from('GET /api/v1/model/openai/gpt-4o HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nExpect: junk\r\n\r\n'));
+      expectEnvelope(outcome.bytes, 417);
+    });
+
+    it('regression: the HTTP layer\u2019s 431 to a HEAD request has no body (which clients would reject)', async () => {
+      const res = await send(server().port, 'HEAD', `/api/v1/model/openai/${'a'.repeat(17_000)}`, { Authorization: 'Bearer sk-bug' });
+      expect(res).toMatchObject({ status: 431, text: '' });
+    });
+
+    it('regression: a HEAD request that gets the gateway\u2019s error has no body', async () => {
+      const res = await send(server().port, 'HEAD', '/api/v1/model/openai/no-such-model', { Authorization: 'Bearer sk-bug' });
+      expect(res).toMatchObject({ status: 404, type: 'application/json', text: '' });
+    });
   });
 });
 
-/** Sends one request with Node's client and reads the answer (or the client's error). */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string | undefined; text: string } | { error: string }> {
+/** Sends one request to `127.0.0.1:port` with Node's client and reads the answer (or the client's error). */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string | undefined; text: string } | { error: string }> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers, signal: AbortSignal.timeout(5_000) }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, signal: AbortSignal.timeout(5_000) }, (res) => {
       let text = '';
       res.setEncoding('latin1');
       res.on('data', (d: string) => (text += d));
@@ -120,35 +132,3 @@ function expectEnvelope(bytes: Buffer | string, status: number) {
   const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
   expect(body.error.code).toBe(status);
 }
-
-describe('regressions (server)', () => {
-  it('regression: a body whose Content-Type is not type/subtype reaches the gateway (no 415 before it, as in-process)', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('', 'json', ';', '/'), async (contentType) => {
-        const res = await send('POST', '/api/v1/audio/speech', { Authorization: 'Bearer sk-bug', 'Content-Type': contentType, 'Content-Length': String(TTS_BODY.length) }, TTS_BODY);
-        expect(res).toMatchObject({ status: 200, type: 'audio/pcm;rate=24000;channels=1' });
-      }),
-      { numRuns: 4, seed: SEED },
-    );
-  });
-
-  it('regression: an HTTP/1.1 request without Host gets the envelope, not Node\u2019s bare 400 (empty body, no content type)', async () => {
-    const outcome = await sendRaw(server.port, Buffer.from('GET /api/v1/model/openai/gpt-4o HTTP/1.1\r\n\r\n'));
-    expectEnvelope(outcome.bytes, 400);
-  });
-
-  it('regression: Expect with anything but 100-continue gets the envelope, not Node\u2019s bare 417 (empty body)', async () => {
-    const outcome = await sendRaw(server.port, Buffer.from('GET /api/v1/model/openai/gpt-4o HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nExpect: junk\r\n\r\n'));
-    expectEnvelope(outcome.bytes, 417);
-  });
-
-  it('regression: the HTTP layer\u2019s 431 to a HEAD request has no body (which clients would reject)', async () => {
-    const res = await send('HEAD', `/api/v1/model/openai/${'a'.repeat(17_000)}`, { Authorization: 'Bearer sk-bug' });
-    expect(res).toMatchObject({ status: 431, text: '' });
-  });
-
-  it('regression: a HEAD request that gets the gateway\u2019s error has no body', async () => {
-    const res = await send('HEAD', '/api/v1/model/openai/no-such-model', { Authorization: 'Bearer sk-bug' });
-    expect(res).toMatchObject({ status: 404, type: 'application/json', text: '' });
-  });
-});
