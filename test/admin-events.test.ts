@@ -171,7 +171,7 @@ describe('standalone: GET /__mock/events', () => {
     await client.until((events) => events.filter((e) => e.event === 'scenario').length === 2);
     expect(client.events.slice(1).map((e) => e.event)).toEqual(['clock', 'scenario', 'journal-cleared', 'journal-cleared', 'reset', 'scenario']);
     expect(client.named('journal-cleared')[0]!.data).toEqual({});
-    expect(client.named('clock')[0]!.data).toEqual({ now: Date.parse('2026-01-01T00:01:00Z'), now_iso: '2026-01-01T00:01:00.000+00:00', frozen: true });
+    expect(client.named('clock')[0]!.data).toEqual({ now: '2026-01-01T00:01:00.000+00:00', now_ms: Date.parse('2026-01-01T00:01:00Z'), frozen: true });
     expect(client.named('scenario').map((e) => e.data)).toEqual([{ default: 'not-found' }, { default: null }]);
     expect(client.named('reset')[0]!.data).toEqual({});
     const ids = client.events.slice(1).map((e) => Number(e.id));

@@ -39,10 +39,15 @@ function expected(ms: number): Stamp {
 async function move(mode: Mode, mock: RunningMode, body: { advance_ms: number } | { now: string }): Promise<void> {
   const origin = adminOrigin(mode, mock);
   if (origin) {
+    const events: unknown[] = [];
+    const stop = mock.gateway.events.subscribe((event) => void (event.type === 'clock' && events.push(event.data)));
     const { res, body: state } = await postClock(origin, body);
+    stop();
     expect(res.status).toBe(200);
     const nowMs = mock.gateway.clock.now();
     expect(state).toEqual({ now: new Date(nowMs).toISOString().replace('Z', '+00:00'), now_ms: nowMs, frozen: true });
+    // The clock has one shape: the move's event carries what the answer does.
+    expect(events).toEqual([state]);
   } else if ('advance_ms' in body) mock.gateway.clock.advance(body.advance_ms);
   else mock.gateway.clock.set(Date.parse(body.now));
 }

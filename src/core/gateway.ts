@@ -9,10 +9,10 @@ import { Accounts, parseKeys } from './accounts/accounts.js';
 import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
 import { collectAudio, replaySpeech } from './journal/audio-replay.js';
-import { Clock, isoWithOffset, systemNow } from './clock.js';
+import { Clock, systemNow } from './clock.js';
 import { toErrorResponse } from './http/error-envelope.js';
 import type { GatewayContext } from './context.js';
-import { GatewayEvents, type GatewayEventSource } from './journal/gateway-events.js';
+import { GatewayEvents, clockStateOf, type GatewayEventSource } from './journal/gateway-events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { createGenerationIds } from './ids.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal } from './journal/journal.js';
@@ -173,10 +173,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const report = safeReporter(options.onError ?? consoleReporter);
   const events = new GatewayEvents(report);
   const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () =>
-    events.emit('clock', () => {
-      const now = clock.now();
-      return { now, now_iso: isoWithOffset(now), frozen: clock.frozen };
-    }),
+    events.emit('clock', () => clockStateOf(clock)),
   );
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),

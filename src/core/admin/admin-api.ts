@@ -41,16 +41,7 @@ import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from '../http/malform
 import { ScenarioError } from '../scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
-
-/**
- * `GET /__mock/auth`: whether the request may use the admin API (`authorized`: the guard lets it through) and
- * whether the server wants the admin token (`--admin-token`). Answered 200 either way, so a page can choose between
- * itself and its login form without a 401 in the browser's console.
- */
-export interface AdminAuth {
-  authorized: boolean;
-  token_required: boolean;
-}
+import type { AdminAuth, DefaultScenario, HealthAnswer, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList } from './wire.js';
 
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/__mock/';
@@ -111,7 +102,7 @@ function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
     // Without a cursor, the newest page: what a look at the journal wants (the oldest first within it, as always).
     requests = after === null ? newest(gateway.journal.list(filter), size) : gateway.journal.after(from, size, filter);
   }
-  return jsonResponse(200, { requests, last_seq: gateway.journal.lastSeq });
+  return jsonResponse(200, { requests, last_seq: gateway.journal.lastSeq } satisfies RequestsPage);
 }
 
 /** The `{seq}` parameter as a number. @throws {GatewayError} 400 when it is not a whole number. */
@@ -126,7 +117,7 @@ function journalEntry(gateway: Gateway, _request: CoreRequest, params: RoutePara
   const seq = seqOf(params);
   const entry = gateway.journal.get(seq);
   if (!entry) throw new GatewayError(404, { message: `No journal entry ${seq}` });
-  return jsonResponse(200, entry);
+  return jsonResponse(200, entry satisfies JournalEntry);
 }
 
 function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
@@ -153,7 +144,7 @@ function scenarioDetail(gateway: Gateway, _request: CoreRequest, params: RoutePa
   const found = loaded ?? (fallback?.name === name ? { scenario: fallback, source: null } : undefined);
   if (!found) throw new GatewayError(404, { message: `No scenario "${name}"; loaded scenarios: ${gateway.scenarios.scenarios.map(({ scenario }) => scenario.name).sort().join(', ')}` });
   const { scenario, source } = found;
-  return jsonResponse(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules });
+  return jsonResponse(200, { name: scenario.name, description: scenario.description ?? null, source, rules: scenario.rules } satisfies ScenarioDetail);
 }
 
 /** `GET /__mock/scenarios`: the default's name and each loaded scenario (a built-in's `source` relative to the package). */
@@ -166,7 +157,7 @@ function listScenarios(gateway: Gateway): CoreResponse {
       rules: scenario.rules.length,
       source,
     })),
-  });
+  } satisfies ScenarioList);
 }
 
 function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
@@ -191,7 +182,7 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
     }
     throw error;
   }
-  return jsonResponse(200, { default: chosen?.name ?? null });
+  return jsonResponse(200, { default: chosen?.name ?? null } satisfies DefaultScenario);
 }
 
 /**
@@ -222,7 +213,7 @@ type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams,
 
 /** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
-  health: { GET: () => jsonResponse(200, { status: 'ok' }) },
+  health: { GET: () => jsonResponse(200, { status: 'ok' } satisfies HealthAnswer) },
   auth: { GET: (_gateway, _request, _params, options) => jsonResponse(200, { authorized: true, token_required: options.token !== undefined } satisfies AdminAuth) },
   requests: {
     GET: listRequests,

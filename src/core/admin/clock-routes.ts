@@ -5,17 +5,21 @@
  * @module
  */
 import * as z from 'zod';
-import { advanceProblem, clockTimeProblem, isoWithOffset, parseIsoTime } from '../clock.js';
+import { advanceProblem, clockTimeProblem, parseIsoTime } from '../clock.js';
 import { GatewayError, jsonResponse } from '../http/error-envelope.js';
 import type { Gateway } from '../gateway.js';
 import { readJsonBody } from '../http/request.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import { parseOrThrow } from '../http/validate-request.js';
+import { clockStateOf } from '../journal/gateway-events.js';
+import type { ClockState } from './wire.js';
 
-/** `GET /__mock/clock` (and the answer to a move): `{now: ISO 8601 with offset, now_ms, frozen}`. */
+/**
+ * `GET /__mock/clock` (and the answer to a move): 200 {@link ClockState}, `{now: ISO 8601 with offset, now_ms,
+ * frozen}`, the `clock` event's data too.
+ */
 export function clockState(gateway: Gateway): CoreResponse {
-  const now = gateway.clock.now();
-  return jsonResponse(200, { now: isoWithOffset(now), now_ms: now, frozen: gateway.clock.frozen });
+  return jsonResponse(200, clockStateOf(gateway.clock) satisfies ClockState);
 }
 
 /** Body of `POST /__mock/clock`: exactly one of `advance_ms` (whole ms ≥ 0) and `now` (an ISO 8601 time, 1970–9999). */

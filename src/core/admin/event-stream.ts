@@ -6,7 +6,8 @@
  * the client falls too far behind, or when the server closes.
  *
  * Each event is one block: `id: <n>` (the gateway's event counter), `event: <type>` (`entry`, `entry-done`,
- * `clock`, `scenario`, `journal-cleared`, `reset`) and `data: <JSON>` (the event's data on one line). The stream opens with the
+ * `clock`, `scenario`, `journal-cleared`, `reset`) and `data: <JSON>` (the event's data on one line, typed by
+ * `EventData` in `wire.ts`). The stream opens with the
  * comment `: connected` (so the headers go out at once), and sends the comment `: ping` every
  * {@link PING_INTERVAL_MS} so proxies and the server's idle timeout leave a quiet stream open.
  *
@@ -21,6 +22,7 @@
 import { errorResponse } from '../http/error-envelope.js';
 import type { GatewayEvent, GatewayEventSource } from '../journal/gateway-events.js';
 import type { CoreResponse } from '../types.js';
+import type { EventData } from './wire.js';
 
 /** Most clients of one gateway's event stream at once. */
 export const MAX_EVENT_CLIENTS = 8;
@@ -92,7 +94,7 @@ class EventStreamReader implements AsyncIterator<Uint8Array> {
       return;
     }
     // Too far behind: forget what is queued, stop listening, say so if the client ever reads again, and end.
-    this.#queue = [`id: ${this.#lastId}\nevent: overflow\ndata: ${JSON.stringify({ max_queued_events: MAX_QUEUED_EVENTS })}\n\n`];
+    this.#queue = [`id: ${this.#lastId}\nevent: overflow\ndata: ${JSON.stringify({ max_queued_events: MAX_QUEUED_EVENTS } satisfies EventData['overflow'])}\n\n`];
     this.#closing = true;
     this.#release();
     this.#abandon.abort();

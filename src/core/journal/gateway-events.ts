@@ -5,17 +5,27 @@
  *
  * @module
  */
+import { isoWithOffset, type Clock } from '../clock.js';
 import type { JournalEntry } from './journal.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from '../report-error.js';
 
-/** The clock as events report it: epoch ms, ISO 8601 and whether it is frozen. */
+/**
+ * The clock, one shape wherever it is sent: the `clock` event's data, and the answer of `GET /__mock/clock` and
+ * `POST /__mock/clock` (`src/core/admin/clock-routes.ts`).
+ */
 export interface ClockState {
-  /** Epoch ms. */
-  now: number;
-  /** `now` as ISO 8601 with an explicit offset, e.g. `2026-01-01T00:00:00.000+00:00`. */
-  now_iso: string;
+  /** The time as ISO 8601 with an explicit offset, e.g. `2026-01-01T00:00:00.000+00:00`. */
+  now: string;
+  /** The same time, epoch ms. */
+  now_ms: number;
   /** Whether the clock only moves when told to. */
   frozen: boolean;
+}
+
+/** The {@link ClockState} of `clock` now. */
+export function clockStateOf(clock: Pick<Clock, 'now' | 'frozen'>): ClockState {
+  const now = clock.now();
+  return { now: isoWithOffset(now), now_ms: now, frozen: clock.frozen };
 }
 
 /**
