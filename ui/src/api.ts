@@ -4,52 +4,14 @@
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */
 
-import type { AdminAuth } from '../../src/core/admin/admin-api.js';
-import type { ErrorEnvelope } from '../../src/core/http/error-envelope.js';
-import type { JournalEntry } from '../../src/core/journal/journal.js';
+import type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary } from '../../src/core/admin/wire.js';
 
-// The page is served by the server it is bundled with (dist/ui), so it shares the core's types of what it reads.
-export type { AdminAuth, ErrorEnvelope, JournalEntry };
-
-/** `GET /__mock/requests` */
-export interface RequestsPage {
-  requests: JournalEntry[];
-  last_seq?: number;
-}
-
-/** One scenario of `GET /__mock/scenarios`. */
-export interface ScenarioSummary {
-  name: string;
-  description: string | null;
-  /** The number of rules (or the rules themselves, on a server that lists them). */
-  rules: number | unknown[];
-  source: string;
-}
-
-/** `GET /__mock/scenarios` */
-export interface ScenarioList {
-  default: string | null;
-  scenarios: ScenarioSummary[];
-}
-
-/** `GET /__mock/scenarios/<name>` */
-export interface ScenarioDetail {
-  name: string;
-  description: string | null;
-  source: string;
-  rules: Record<string, unknown>[];
-}
-
-/** The clock, from `GET /__mock/clock` (`now` ISO, `now_ms`) or the `clock` event (`now` ms, `now_iso`). */
-export interface ClockWire {
-  now: string | number;
-  now_ms?: number;
-  now_iso?: string;
-  frozen: boolean;
-}
+// The page is served by the server it is bundled with (dist/ui), so it reads the core's own types of the admin
+// API's answers (type-only: nothing of the core is bundled).
+export type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary };
 
 /** The clock as the page keeps it. */
-export interface ClockState {
+export interface PageClock {
   /** Epoch ms when read. */
   nowMs: number;
   frozen: boolean;
@@ -57,10 +19,9 @@ export interface ClockState {
   readAt: number;
 }
 
-/** Either shape of the clock's JSON as a {@link ClockState}. */
-export function clockState(wire: ClockWire): ClockState {
-  const nowMs = typeof wire.now === 'number' ? wire.now : (wire.now_ms ?? Date.parse(wire.now));
-  return { nowMs, frozen: wire.frozen, readAt: performance.now() };
+/** The clock's JSON (`GET`/`POST /__mock/clock`, the `clock` event) as a {@link PageClock}, read now. */
+export function pageClock(state: ClockState): PageClock {
+  return { nowMs: state.now_ms, frozen: state.frozen, readAt: performance.now() };
 }
 
 /** A non-2xx answer of the admin API, with the envelope's message. */

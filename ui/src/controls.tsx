@@ -1,6 +1,6 @@
 /** The side panels: the scenario picker and the clock. */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type ClockWire, type ScenarioDetail, type ScenarioList } from './api.js';
+import { ApiError, api, type ClockState, type DefaultScenario, type ScenarioDetail, type ScenarioList } from './api.js';
 import type { Feed } from './feed.js';
 import { utcTime } from './format.js';
 
@@ -58,7 +58,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const setDefault = async (name: string | null) => {
     setBusy(true);
     try {
-      const answer = await api<{ default: string | null }>('/scenario', { method: 'PUT', body: { name } });
+      const answer = await api<DefaultScenario>('/scenario', { method: 'PUT', body: { name } });
       feed.setDefaultScenario(answer.default);
       setStatus(answer.default === null ? 'No default scenario: normal answers.' : `Default scenario: ${answer.default}.`);
     } catch (error) {
@@ -99,8 +99,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
         <div class="scenario-detail">
           {summary.description && <p>{summary.description}</p>}
           <p class="muted">
-            {summary.source} · {Array.isArray(summary.rules) ? summary.rules.length : summary.rules} rule
-            {(Array.isArray(summary.rules) ? summary.rules.length : summary.rules) === 1 ? '' : 's'}
+            {summary.source} · {summary.rules} rule{summary.rules === 1 ? '' : 's'}
           </p>
           {rules && rules.length > 0 && (
             <ol class="rules">
@@ -157,8 +156,8 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const resets = feed.resets;
 
   useEffect(() => {
-    api<ClockWire>('/clock')
-      .then((wire) => feed.setClock(wire))
+    api<ClockState>('/clock')
+      .then((state) => feed.setClock(state))
       .catch((error: unknown) => setStatus(message(error)));
   }, [feed, resets]);
 
@@ -177,7 +176,7 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const move = async (body: { advance_ms: number } | { now: string }, done: string) => {
     setBusy(true);
     try {
-      feed.setClock(await api<ClockWire>('/clock', { method: 'POST', body }));
+      feed.setClock(await api<ClockState>('/clock', { method: 'POST', body }));
       setTyped(false);
       setStatus(done);
     } catch (error) {

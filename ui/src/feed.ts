@@ -5,7 +5,7 @@
  * streaming; each time the stream opens it catches up the same way, so nothing recorded in between is missed. A
  * `last_seq` below the last entry seen means a new server (restarted): the page starts over.
  */
-import { ADMIN, ApiError, api, clockState, type ClockState, type ClockWire, type JournalEntry, type RequestsPage } from './api.js';
+import { ADMIN, ApiError, api, pageClock, type ClockState, type JournalEntry, type PageClock, type RequestsPage } from './api.js';
 
 /** How the page hears of new requests: the event stream, polling while it is down, or not at all. */
 export type Connection = 'connecting' | 'live' | 'polling' | 'offline';
@@ -23,7 +23,7 @@ export class Feed {
   #lastSeq = 0;
   #sorted: JournalEntry[] | undefined = [];
   #connection: Connection = 'connecting';
-  #clock: ClockState | undefined;
+  #clock: PageClock | undefined;
   #defaultScenario: string | null | undefined;
   /** Counts `reset` events, so views that keep their own copies (scenarios, clock) read again. */
   #resets = 0;
@@ -46,7 +46,7 @@ export class Feed {
   }
 
   /** The clock as last heard from the stream (`undefined` until then). */
-  get clock(): ClockState | undefined {
+  get clock(): PageClock | undefined {
     return this.#clock;
   }
 
@@ -88,8 +88,8 @@ export class Feed {
   }
 
   /** Sets the clock from an answer of the admin API (the page moved it). */
-  setClock(wire: ClockWire): void {
-    this.#clock = clockState(wire);
+  setClock(state: ClockState): void {
+    this.#clock = pageClock(state);
     this.#emit(true);
   }
 
@@ -147,7 +147,7 @@ export class Feed {
     source.addEventListener('entry', entry);
     source.addEventListener('entry-done', entry);
     source.addEventListener('clock', (event: MessageEvent<string>) => {
-      this.#clock = clockState(JSON.parse(event.data) as ClockWire);
+      this.#clock = pageClock(JSON.parse(event.data) as ClockState);
       this.#emit();
     });
     source.addEventListener('scenario', (event: MessageEvent<string>) => {
@@ -189,7 +189,7 @@ export class Feed {
       for (;;) {
         const before = this.#lastSeq;
         const page = await api<RequestsPage>(`/requests?after=${before}&limit=${PAGE}`);
-        if (page.last_seq !== undefined && page.last_seq < before) {
+        if (page.last_seq < before) {
           // Numbers never go down in one server: this is a new one (restarted). Start over.
           this.#entries.clear();
           this.#lastSeq = 0;
