@@ -11,6 +11,7 @@ import { AdminSessions } from '../src/core/admin/login-sessions.js';
 import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin/hosts.js';
 import { DEFAULT_CORS_POLICY } from '../src/core/http/cors.js';
 import { frontDoor } from '../src/core/http/api-front-door.js';
+import { withAdmin } from '../src/server/admin.js';
 import { createGateway } from '../src/node/create-gateway.js';
 import { OptionsError } from '../src/core/config/options.js';
 import { localHostsOf, startServer, type RunningServer } from '../src/server/index.js';
@@ -402,19 +403,20 @@ describe('admin requests another site made (Sec-Fetch-Site), with or without Ori
   });
 });
 
-describe('FrontDoor.guardAdmin, for admin pages an adapter serves itself', () => {
-  const door = frontDoor(createGateway(), { admin: 'on', adminToken: 't' });
+describe('AdminDoor.guardAdmin, for admin pages the server serves itself', () => {
+  const gateway = createGateway();
+  const door = withAdmin(frontDoor(gateway), gateway, { exposure: 'on', token: 't', hosts: hostPolicyOf(undefined), cors: DEFAULT_CORS_POLICY });
   const request = (host: string, query = '') => ({ method: 'GET', path: '/__mock/ui', query, headers: { host } });
 
   it('checks Host and Origin always, the token unless told not to', () => {
-    expect(door.guardAdmin!(request('evil.example'), { token: false })?.status).toBe(403);
-    expect(door.guardAdmin!(request('localhost:4010'), { token: false })).toBeUndefined();
-    expect(door.guardAdmin!(request('localhost:4010'))?.status).toBe(401);
-    expect(door.guardAdmin!({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: 'mockrouter_admin=t' } })?.status).toBe(401);
-    const login = door.guardAdmin!(request('localhost:4010', 'token=t'))!;
+    expect(door.guardAdmin(request('evil.example'), { token: false })?.status).toBe(403);
+    expect(door.guardAdmin(request('localhost:4010'), { token: false })).toBeUndefined();
+    expect(door.guardAdmin(request('localhost:4010'))?.status).toBe(401);
+    expect(door.guardAdmin({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: 'mockrouter_admin=t' } })?.status).toBe(401);
+    const login = door.guardAdmin(request('localhost:4010', 'token=t'))!;
     expect(login).toMatchObject({ status: 303, headers: { Location: '/__mock/ui' } });
     const cookie = loginCookie(login.headers['Set-Cookie'], 4010);
-    expect(door.guardAdmin!({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: cookie.pair } })).toBeUndefined();
+    expect(door.guardAdmin({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: cookie.pair } })).toBeUndefined();
     // The session is the front door's: the admin routes behind it take it too.
     expect(door({ ...request('localhost:4010'), path: '/__mock/requests', headers: { host: 'localhost:4010', cookie: cookie.pair } }).status).toBe(200);
   });

@@ -25,7 +25,7 @@ export type HandlerOptions = Pick<Options, 'cors'>;
  * envelope, never msw's own 500, whose body carries the error's stack.
  */
 function respond(gateway: Gateway, options: HandlerOptions) {
-  const answer = frontDoor(gateway, { admin: 'off', cors: corsPolicyOf(options.cors) });
+  const answer = frontDoor(gateway, { cors: corsPolicyOf(options.cors) });
   return async ({ request }: { request: Request }) => {
     const where = () => `${request.method} ${new URL(request.url).pathname}`;
     try {

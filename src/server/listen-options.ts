@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { parseOptions } from '../core/config/options.js';
-import { SERVER_TIMEOUTS } from './app.js';
+import { SERVER_TIMEOUTS } from './timeouts.js';
 
 /** The longest timeout Node's timers keep, ms (2^31 − 1, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -45,7 +45,7 @@ export type CheckedListenOptions = z.output<typeof ListenOptionsSchema>;
 /**
  * Checks `port` (a whole number 0–65,535, or a string of its digits; 0 picks a free port), `host` (a string) and
  * `timeouts` (only `headers`, `request`, `idle`, `keepAlive`; whole ms from 0 to {@link MAX_TIMEOUT_MS}; `headers`
- * at most `request`, defaults from `SERVER_TIMEOUTS` in `src/server/app.ts`, unless `request` is 0, as
+ * at most `request`, defaults from `SERVER_TIMEOUTS` in `src/server/timeouts.ts`, unless `request` is 0, as
  * `http.createServer` demands).
  *
  * @returns the options, `port` as a number (when given).

@@ -5,7 +5,6 @@
  */
 import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
 import { ChunkedBody, isStreamed } from '../core/http/body.js';
 import { errorResponse } from '../core/http/error-envelope.js';
 import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
@@ -15,8 +14,8 @@ import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome } from
 const hostSetTimeout = globalThis.setTimeout;
 
 /**
- * Sends `result` straight to the raw response, so the headers are exactly the core's in both modes (fastify
- * would add `; charset=utf-8`). Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
+ * Sends `result` to Node's `raw` response (of `node:http`, or of a framework built on it, such as express),
+ * with exactly the core's headers, as the MSW handlers send them. Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
  * by chunk (chunked transfer encoding), respecting backpressure. A `delayMs` waits first; a `reset` destroys
  * the socket; a stream that throws ({@link StreamCut}) closes the connection after the bytes sent so far; when the
  * result's `abandon` signal fires while the client is not reading (a write is waiting for `drain`), the
@@ -29,9 +28,7 @@ const hostSetTimeout = globalThis.setTimeout;
  * anything but a {@link StreamCut} is reported once to `report` and ends this request alone: a 500 envelope when
  * nothing was sent yet, else the connection closed; `onDone` then says `cut`.
  */
-export function sendResult(reply: FastifyReply, result: CoreResponse, report: ErrorReporter = consoleReporter): void {
-  reply.hijack();
-  const raw = reply.raw;
+export function sendResult(raw: ServerResponse, result: CoreResponse, report: ErrorReporter = consoleReporter): void {
   const body = result.body;
   const simple = !result.delayMs && !result.onDone && !isStreamed(body);
   if (simple) {
@@ -111,7 +108,7 @@ export function writeResult(raw: ServerResponse, result: CoreResponse): void {
 
 /**
  * `headers` as the flat `[name, value, ...]` list `writeHead` takes (Node validates each pair as for an object, but
- * skips building its own map: about 1.5 µs a response less), with `Content-Length` last when given (a
+ * skips building its own map; bench/README.md, "Sending a response"), with `Content-Length` last when given (a
  * `Content-Length` of `headers` is then left out, as the spread of an object would have overwritten it).
  */
 function headerList(headers: Readonly<Record<string, string>>, contentLength?: string): string[] {

@@ -16,11 +16,11 @@
  */
 import { ADMIN_PREFIX } from '../core/admin/admin-api.js';
 import { errorResponse } from '../core/http/error-envelope.js';
-import type { FrontDoor } from '../core/http/api-front-door.js';
 import { methodNotAllowed } from '../core/http/malformed-requests.js';
 import { header, queryParams } from '../core/http/request.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 import { uiFiles, type UiFiles } from '../node/ui-files.js';
+import type { AdminDoor } from './admin.js';
 
 /** Path of the dashboard. */
 export const UI_PATH = `${ADMIN_PREFIX}ui`;
@@ -84,14 +84,15 @@ export function answerUi(request: CoreRequest, files: UiFiles): CoreResponse {
  * the package's `dist/ui/`) once the admin API's guard (`answer.guardAdmin`: Host and Origin, not the token) lets
  * it through; everything else (and `/__mock/ui?token=...`, the admin API's login) by `answer`.
  *
+ * @param answer the front door with the admin API around it (`withAdmin` of `admin.ts`).
  * @param enabled whether the admin API is on; when not, `answer` itself is returned (the paths answer 404).
  */
-export function withDashboard(answer: FrontDoor, enabled: boolean, files: UiFiles = uiFiles()): FrontDoor {
+export function withDashboard(answer: AdminDoor, enabled: boolean, files: UiFiles = uiFiles()): AdminDoor {
   if (!enabled) return answer;
   const door = (request: CoreRequest): CoreResponse => {
     if (!isUiPath(request.path) || queryParams(request.query).has('token')) return answer(request);
     // The admin API's guard (Host, Origin) without the token check: the page asks for the token itself.
-    return answer.guardAdmin?.(request, { token: false }) ?? answerUi(request, files);
+    return answer.guardAdmin(request, { token: false }) ?? answerUi(request, files);
   };
   return Object.assign(door, { withCors: answer.withCors, guardAdmin: answer.guardAdmin });
 }

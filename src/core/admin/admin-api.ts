@@ -1,7 +1,8 @@
 /**
- * The admin API of the standalone server, under `/__mock/` (README, "The journal and the admin API"). Framework-free like the
- * rest of the core; the server routes `/__mock/*` here. Admin requests are not journaled. Every request but the
- * health check passes the guard first (`admin-guard.ts`: Host, Origin, admin token).
+ * The admin API of the standalone server, under `/__mock/` (README, "The journal and the admin API"). Framework-free
+ * like the rest of the core; the server routes `/__mock/*` here (`withAdmin` in `src/server/admin.ts`, around the
+ * API's front door). Admin requests are not journaled. Every request but the health check passes the guard first
+ * (`guard.ts`: Host, Origin, admin token).
  *
  * | method and path | answer |
  * |---|---|
@@ -184,13 +185,6 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
   }
   return jsonResponse(200, { default: chosen?.name ?? null } satisfies DefaultScenario);
 }
-
-/**
- * How much of the admin API is served: `on` (all of it), `health` (only `GET /__mock/health`, the readiness probe
- * the standalone server keeps under `--no-admin`), `off` (none: in-process, where the gateway object is the admin
- * interface).
- */
-export type AdminExposure = 'on' | 'health' | 'off';
 
 /** Options of {@link handleAdmin}: what its guard checks (`admin-guard.ts`). */
 export interface AdminOptions {

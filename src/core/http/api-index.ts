@@ -5,12 +5,8 @@
  *
  * @module
  */
-import { ADMIN_ENDPOINTS, type AdminExposure } from '../admin/admin-api.js';
 import { API_PREFIX, ROUTES } from './routes.js';
 import type { CoreResponse } from '../types.js';
-
-/** The dashboard page, which the standalone server serves beside the admin API (`src/server/ui.ts`). */
-const DASHBOARD_ENDPOINT = 'GET /__mock/ui';
 
 /** Paths that answer the index (with or without a trailing slash). */
 const INDEX_PATHS = new Set(['/', API_PREFIX, `${API_PREFIX}/`]);
@@ -21,17 +17,19 @@ export function isIndexRequest(method: string, path: string): boolean {
 }
 
 /**
- * The index as JSON: `{ name, description, api, operations: [{ operation_id, method, path }], admin: [...] }`,
- * where `admin` lists the admin endpoints served (`METHOD /__mock/...`): all of them and the dashboard, only the health check
- * (`--no-admin`), or none (in-process).
+ * The index as JSON: `{ name, description, api, operations: [{ operation_id, method, path }], admin: [...] }`.
+ *
+ * @param admin the admin endpoints served beside the API (`METHOD /__mock/...`), in the order given: none
+ *   in-process (the default); the standalone server passes its own (`withAdmin` in `src/server/admin.ts`: all of
+ *   them and the dashboard, or only the health check under `--no-admin`).
  */
-export function apiIndex(admin: AdminExposure): CoreResponse {
+export function apiIndex(admin: readonly string[] = []): CoreResponse {
   const body = {
     name: 'mockrouter',
     description: 'A local simulator of the OpenRouter API. Send requests with any bearer key (or one from --keys).',
     api: API_PREFIX,
     operations: ROUTES.map((route) => ({ operation_id: route.operationId, method: route.method, path: `${API_PREFIX}${route.path}` })),
-    admin: admin === 'on' ? [...ADMIN_ENDPOINTS, DASHBOARD_ENDPOINT] : admin === 'health' ? ADMIN_ENDPOINTS.filter((endpoint) => endpoint.endsWith('/health')) : [],
+    admin,
   };
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body, null, 2) };
 }

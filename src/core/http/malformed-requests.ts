@@ -1,7 +1,8 @@
 /**
- * The gateway's answers to requests that are broken below the API: malformed HTTP, a body over the limit, an
- * unsupported `Expect`, HTTP/1.1 without `Host`. The standalone server's HTTP layer detects these before the
- * pipeline runs; the answers are stated here, once, as the same error envelope every operation uses.
+ * The gateway's answers to requests that are broken below the API: malformed HTTP, a path that does not decode, a
+ * body over the limit or cut short, an unsupported `Expect`, HTTP/1.1 without `Host`, a method served nowhere. The
+ * standalone server's HTTP layer detects most of these before the pipeline runs; the answers are stated here,
+ * once, as the same error envelope every operation uses.
  *
  * @module
  */
@@ -39,13 +40,24 @@ export function hostRequired(): CoreResponse {
 }
 
 /**
- * An error the HTTP framework raised while reading the request (before the pipeline): its status when it is an
- * error status (a body over `MAX_BODY_BYTES` is 413 with the core's own message), else 500. A URL the message
- * quotes (fastify's `'<url>' is not a valid url component`) has its credentials redacted (`redactUrlsIn`).
+ * A request target whose path (before the first `?` or `#`) is not valid percent-encoded UTF-8 (`%zz`, a lone `%`,
+ * `%C3` alone): 400 `'<target>' is not a valid url component`, the message fastify's router (find-my-way) gave
+ * before the server moved to `node:http`. Credentials the target's query carries are redacted (`redactUrlsIn`).
+ *
+ * @param target the request target as sent (`IncomingMessage.url`), with its query.
  */
-export function frameworkError(status: number | undefined, message: string): CoreResponse {
-  const code = status !== undefined && status >= 400 ? status : 500;
-  return errorResponse(code, { message: code === 413 ? bodyTooLargeMessage() : redactUrlsIn(message) });
+export function badUrl(target: string): CoreResponse {
+  return errorResponse(400, { message: redactUrlsIn(`'${target}' is not a valid url component`) });
+}
+
+/** A request body over `MAX_BODY_BYTES` (by its `Content-Length`, or once it passes the limit): 413, the core's own message. */
+export function bodyTooLarge(): CoreResponse {
+  return errorResponse(413, { message: bodyTooLargeMessage() });
+}
+
+/** A request body that ended before its `Content-Length` said, or failed while it was read (`detail`): 400. */
+export function unreadableBody(detail: string): CoreResponse {
+  return errorResponse(400, { message: `Request body could not be read: ${redactUrlsIn(detail)}` });
 }
 
 /**

@@ -1,0 +1,179 @@
+/**
+ * The standalone server's `node:http` server: every request goes to the core through the API's front door, with
+ * the admin API and the dashboard around it; what Node's HTTP layer refuses (malformed HTTP, `CONNECT`, an
+ * unsupported `Expect`) and what this layer refuses before the core (a path that does not decode, a body over the
+ * limit, HTTP/1.1 without `Host`) are answered with the gateway's envelope (`src/core/http/malformed-requests.ts`).
+ *
+ * @module
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { hostPolicyOf } from '../core/admin/hosts.js';
+import { frontDoor } from '../core/http/api-front-door.js';
+import { corsPolicyOf } from '../core/http/cors.js';
+import type { Gateway } from '../core/gateway.js';
+import { API_METHODS, badUrl, expectationFailed, hostRequired, malformedRequest, methodNotAllowed } from '../core/http/malformed-requests.js';
+import { redactUrl } from '../core/http/redact.js';
+import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
+import type { CoreResponse } from '../core/types.js';
+import { withAdmin } from './admin.js';
+import { hasRequestBody, readRequestBody, toCoreRequest } from './node-adapter.js';
+import { rawHttpResponse, sendResult, writeResult } from './send.js';
+import type { ServerOptions } from './server-options.js';
+import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
+import { withDashboard } from './ui.js';
+
+/** Options of {@link createHttpServer}: those of `startServer` it serves by, and what `startServer` made of the rest. */
+export interface HttpServerOptions extends Pick<ServerOptions, 'logger' | 'admin' | 'adminToken' | 'allowedHosts' | 'cors' | 'timeouts'> {
+  /** The simulator to serve. */
+  gateway: Gateway;
+  /**
+   * Where unexpected errors go (a result Node cannot send, a body that fails); default one `console.error` line.
+   * `startServer` passes the gateway's reporter (see `src/core/report-error.ts`).
+   */
+  report?: ErrorReporter | undefined;
+  /** The addresses the server answers as, for the admin API's Host check: its bound address, or every interface's when bound to all. */
+  localHosts?: readonly string[] | undefined;
+}
+
+/**
+ * Whether the path of request target `url` (before the first `?` or `#`) is valid percent-encoded UTF-8, as
+ * fastify's router (find-my-way's `safeDecodeURI`) demanded before the server moved to `node:http`.
+ */
+function pathDecodes(url: string): boolean {
+  if (url.indexOf('%') === -1) return true;
+  let end = url.length;
+  for (let i = 1; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  try {
+    decodeURIComponent(url.slice(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The raw path of request target `url`, without its query. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
+}
+
+/**
+ * One `info` line (`msg` `request`) for a response that ended: `method`, `url` (credentials' query values redacted
+ * by `redactUrl` of `src/core/http/redact.ts`), `status`, `ms` (from the request's arrival, after its head, to the
+ * end of the response, to 0.1 ms), and `scenario` (the applied scenario rule, `X-Mock-Applied`) and
+ * `generation_id` when the answer has them.
+ */
+function logRequest(logger: Logger, request: IncomingMessage, response: ServerResponse, start: number, answered: CoreResponse | undefined): void {
+  const headers = answered?.headers;
+  logger.info(
+    {
+      method: request.method,
+      url: redactUrl(request.url ?? '/'),
+      status: response.statusCode,
+      ms: Math.round((performance.now() - start) * 10) / 10,
+      ...(headers?.['X-Mock-Applied'] ? { scenario: headers['X-Mock-Applied'] } : {}),
+      ...(headers?.['X-Generation-Id'] ? { generation_id: headers['X-Generation-Id'] } : {}),
+    },
+    'request',
+  );
+}
+
+/**
+ * Makes the server (not listening). Each request, in order: a path that does not decode is 400 (`badUrl`); a
+ * body is read when the method may carry one and the request says it has one (`hasRequestBody`), at most
+ * `MAX_BODY_BYTES` (413 past it); HTTP/1.1 without `Host` is 400; then the answer of the front door
+ * (`src/core/http/api-front-door.ts`) with the admin API (`withAdmin`, `admin.ts`; only its health check when
+ * `admin` is `false`) and the dashboard (`withDashboard`, `ui.ts`) around it, sent by `sendResult` (`send.ts`).
+ * Any method reaches the core (`OPTIONS` too: CORS preflights are the front door's), which answers a method served
+ * nowhere with 405; `CONNECT`, which Node hands to no request handler, gets that 405 here. Request bodies are taken
+ * as bytes whatever their content type, so the core validates them the same way in every mode. The server's own
+ * answers carry the CORS headers the core's would. Timeouts: {@link SERVER_TIMEOUTS} and `timeouts`.
+ *
+ * @throws {OptionsError} (`option` `cors`) for a `cors` that is not `*` or `scheme://host[:port]` origins;
+ *   (`option` `allowedHosts`) for an `allowedHosts` entry that is no host.
+ */
+export function createHttpServer(options: HttpServerOptions): Server {
+  const { gateway, logger, admin = true, report = consoleReporter } = options;
+  const cors = corsPolicyOf(options.cors);
+  const hosts = hostPolicyOf(options.allowedHosts, options.localHosts);
+  const answer = withDashboard(withAdmin(frontDoor(gateway, { cors }), gateway, { exposure: admin ? 'on' : 'health', token: options.adminToken, hosts, cors }), admin);
+  /** A response the server makes itself, with the CORS headers the core would add for `request`. */
+  const own = (request: IncomingMessage, result: CoreResponse) => answer.withCors({ path: pathOf(request.url), headers: request.headers }, result);
+  const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+
+  const serve = (request: IncomingMessage, response: ServerResponse): void => {
+    let answered: CoreResponse | undefined;
+    if (logger) {
+      const start = performance.now();
+      const log = () => {
+        response.off('finish', log);
+        response.off('error', log);
+        logRequest(logger, request, response, start, answered);
+      };
+      response.on('finish', log);
+      response.on('error', log);
+    }
+    const send = (result: CoreResponse) => {
+      answered = result;
+      sendResult(response, result, report);
+    };
+    const respond = (body: Uint8Array | undefined) => {
+      // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
+      if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && !request.headers.host) send(own(request, hostRequired()));
+      else send(answer(toCoreRequest(request, body)));
+    };
+    const url = request.url ?? '/';
+    if (!pathDecodes(url)) {
+      send(own(request, badUrl(url)));
+      return;
+    }
+    if (!hasRequestBody(request)) {
+      respond(undefined);
+      return;
+    }
+    readRequestBody(request)
+      .then((read) => ('refused' in read ? send(own(request, read.refused)) : respond(read.body)))
+      .catch((error: unknown) => report(error, `request ${request.method ?? ''} ${pathOf(url)}`));
+  };
+
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headers,
+      requestTimeout: timeouts.request,
+      keepAliveTimeout: timeouts.keepAlive,
+      // Let requests without Host reach the handler (Node would answer a bare 400 with no envelope).
+      requireHostHeader: false,
+      // Node checks the two timeouts above only this often (default 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headers / 4))),
+    },
+    serve,
+  );
+  server.setTimeout(timeouts.idle);
+  // A CONNECT never reaches a request handler (Node would close the socket without a word): 405 with Allow.
+  server.on('connect', (request: IncomingMessage, socket) => {
+    socket.on('error', () => undefined);
+    socket.end(rawHttpResponse(answer.withCors({ path: '/', headers: request.headers }, methodNotAllowed('CONNECT', request.url ?? '', API_METHODS).toResponse()), false));
+  });
+  // An `Expect` other than 100-continue: the envelope instead of Node's bare 417.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => writeResult(response, own(request, expectationFailed(String(request.headers.expect)))));
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    // Malformed HTTP that Node's parser rejects before any handler runs (bad Content-Length, bad header, too slow).
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const result = malformedRequest(error.code, error.message);
+    // A response to HEAD has no body (clients reject one); the raw packet tells the method when Node has it.
+    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(rawHttpResponse(result, head));
+  });
+  return server;
+}
