@@ -1,20 +1,27 @@
 /**
- * The README's recipes are real files under `examples/`, and each runs here or on its own:
+ * The documentation's code is real files under `examples/`, and each runs here or on its own:
  *
- * - `examples/vitest/speech.test.ts` is a test file of the suite itself (vitest's `include`), importing the package
- *   by its name (`mockrouter`, `mockrouter/vitest`: Node's self-reference through `exports`, on `dist/`, which
+ * - `examples/vitest/*.test.ts` are test files of the suite itself (vitest's `include`), importing the package by
+ *   its name (`mockrouter`, `mockrouter/vitest`: Node's self-reference through `exports`, on `dist/`, which
  *   `npm test` builds first).
  * - `examples/express/app.ts` is started on a free port and answers the three operations through express.
  * - `examples/ci/against-standalone.sh` runs with bash and curl against `bin/mockrouter.js`, and fails when the
  *   port belongs to another server; with its default launcher (`npx mockrouter`) it runs twice in a row on one
  *   port, so it stops node and not only npm.
  * - `examples/ci/client.py` (stdlib only) retries an overloaded standalone server, checked through the journal.
+ * - `examples/cli/curl.sh` runs against a standalone server and gets the audio, the lookups and the 401 envelope
+ *   of `examples/cli/error-envelope.json`; `examples/server/start.ts` runs with tsx.
+ * - `examples/clients/*.ts` drive the official clients against a standalone server; `examples/config/keys.yaml`
+ *   and `examples/scenarios/flaky-tts.yaml` are loaded by one and answer as the pages say.
+ * - `examples/browser/mocks.ts` is type-checked (`npm run typecheck`); the browser tests run the same handlers in
+ *   Chromium.
  *
- * And the README shows each file exactly: every code block of a recipe section is a file of `examples/`, named in a
- * link just above it, so the two cannot drift apart.
+ * And the pages show each file exactly: every code block of `README.md` and of `docs/*.md` is a file of
+ * `examples/`, named in a link in the paragraph just above it, so the two cannot drift apart; every file of
+ * `examples/` is shown on some page; and every link between the pages lands on a file and a heading that exist.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
@@ -24,6 +31,8 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from 'mockrouter/server';
 import 'mockrouter/vitest';
 import { startApp } from '../examples/express/app.js';
+import { speakWithBoth } from '../examples/clients/official-clients.js';
+import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
 import { expressMode } from './support/modes.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -75,28 +84,11 @@ async function refused(port: number): Promise<boolean> {
   });
 }
 
-describe('README recipes are the files of examples/', () => {
-  const README = readFileSync(path('README.md'), 'utf8');
-  /** Each recipe section and the files its code blocks show, in order. */
-  const RECIPES: Record<string, string[]> = {
-    'In a vitest suite': ['examples/vitest/speech.test.ts'],
-    'In CI, against the standalone server': ['examples/ci/against-standalone.sh', 'examples/ci/client.py'],
-    'Mounted in your own express app': ['examples/express/app.ts'],
-    'In the browser (MSW service worker)': ['examples/browser/mocks.ts'],
-  };
-
-  /** The lines of the `### <title>` section, up to the next heading of level 1 to 3 (outside code blocks). */
-  function section(title: string): string[] {
-    const lines = README.split('\n');
-    const start = lines.indexOf(`### ${title}`);
-    expect(start, `README has no "### ${title}"`).toBeGreaterThanOrEqual(0);
-    let inCode = false;
-    for (let i = start + 1; i < lines.length; i++) {
-      if (lines[i]!.startsWith('```')) inCode = !inCode;
-      else if (!inCode && /^#{1,3} /.test(lines[i]!)) return lines.slice(start + 1, i);
-    }
-    return lines.slice(start + 1);
-  }
+describe('the pages show the files of examples/', () => {
+  const read = (relative: string): string => readFileSync(path(relative), 'utf8');
+  /** The pages: the README (shown on the registry too) and docs/*.md (read on the repository's site). */
+  const PAGES = ['README.md', ...readdirSync(path('docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const README = read('README.md');
 
   /** The paragraph that ends just above line `at` (blank lines between allowed), as one string. */
   function paragraphBefore(lines: string[], at: number): string {
@@ -107,24 +99,72 @@ describe('README recipes are the files of examples/', () => {
     return lines.slice(start, end).join(' ');
   }
 
-  /** The fenced blocks of `lines`: the file each names (the last link to one in the paragraph above) and its text. */
-  function blocks(lines: string[]): { file: string | undefined; text: string }[] {
-    const found: { file: string | undefined; text: string }[] = [];
+  /**
+   * The fenced blocks of `page`: the file each names (the last link to a file of `examples/` in the paragraph
+   * above: from README an absolute URL into the repository, from docs/ a relative path) and its text.
+   */
+  function blocks(page: string): { line: number; file: string | undefined; text: string }[] {
+    const lines = read(page).split('\n');
+    const found: { line: number; file: string | undefined; text: string }[] = [];
     for (let i = 0; i < lines.length; i++) {
-      if (!lines[i]!.startsWith('```')) continue;
+      if (!lines[i]!.trimStart().startsWith('```')) continue;
+      expect(lines[i], `${page}:${i + 1}: a code block starts at the line's start (not inside a list)`).toMatch(/^```/);
       const end = lines.findIndex((line, j) => j > i && line === '```');
-      expect(end, `unclosed code block at "${lines[i]}"`).toBeGreaterThan(i);
+      expect(end, `${page}:${i + 1}: unclosed code block at "${lines[i]}"`).toBeGreaterThan(i);
       const caption = paragraphBefore(lines, i);
       const link = [...caption.matchAll(/\[`(examples\/[^`]+)`\]\(([^)]+)\)/g)].at(-1);
-      if (link) expect(link[2], 'the link points at the file it names').toBe(`${REPOSITORY}/blob/main/${link[1]}`);
-      found.push({ file: link?.[1], text: lines.slice(i + 1, end).join('\n') + '\n' });
+      if (link) {
+        const target = page === 'README.md' ? `${REPOSITORY}/blob/main/${link[1]}` : `../${link[1]}`;
+        expect(link[2], `${page}:${i + 1}: the link points at the file it names`).toBe(target);
+      }
+      found.push({ line: i + 1, file: link?.[1], text: lines.slice(i + 1, end).join('\n') + '\n' });
       i = end;
     }
     return found;
   }
 
-  it('links only absolute URLs (they work on the registry page), and those into the repository name its files', () => {
-    const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8')) as { repository: { url: string }; homepage: string };
+  /** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, each space a `-`. */
+  function slug(heading: string): string {
+    return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  }
+
+  /** The anchors of a page's headings (outside code blocks), a repeated one numbered as GitHub numbers it. */
+  function anchors(page: string): Set<string> {
+    const counts = new Map<string, number>();
+    const found = new Set<string>();
+    let inCode = false;
+    for (const line of read(page).split('\n')) {
+      if (line.startsWith('```')) inCode = !inCode;
+      const heading = inCode ? null : /^#{1,6} (.+)$/.exec(line);
+      if (!heading) continue;
+      const base = slug(heading[1]!);
+      const count = counts.get(base) ?? 0;
+      found.add(count === 0 ? base : `${base}-${count}`);
+      counts.set(base, count + 1);
+    }
+    return found;
+  }
+
+  /** Fails unless `file#anchor` (a path of this repository) exists, with that heading when an anchor is given. */
+  function expectTarget(from: string, file: string, anchor: string | undefined): void {
+    expect(existsSync(path(file)), `${from}: links to ${file}, which exists in this repository`).toBe(true);
+    if (anchor !== undefined && file.endsWith('.md')) {
+      expect([...anchors(file)], `${from}: links to ${file}#${anchor}, a heading of that page`).toContain(anchor);
+    }
+  }
+
+  it('the README is an entrance: at most 300 lines, with the quick start', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(300);
+    expect(README).toContain('`npm ci && npm start`');
+    expect(README).toContain('`npm ci && npm test`');
+    expect(README).toContain('http://127.0.0.1:4010/api/v1');
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe('node bin/mockrouter.js');
+    expect(pkg.scripts.test).toMatch(/vitest run/);
+  });
+
+  it('the README links only absolute URLs (they work on the registry page), and those into the repository name its files and headings', () => {
+    const pkg = JSON.parse(read('package.json')) as { repository: { url: string }; homepage: string };
     expect(pkg.repository.url).toBe(`git+${REPOSITORY}.git`);
     expect(pkg.homepage).toBe(`${REPOSITORY}#readme`);
     const targets = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
@@ -133,19 +173,37 @@ describe('README recipes are the files of examples/', () => {
     const inRepository = targets.filter((t) => t.startsWith(`${REPOSITORY}/`));
     expect(inRepository).toContain(`${REPOSITORY}/tree/main/examples`);
     for (const target of inRepository) {
-      const file = /^\/(?:blob|tree)\/main\/(.+)$/.exec(target.slice(REPOSITORY.length))?.[1];
-      expect(file, `${target}: a blob/main or tree/main URL`).toBeDefined();
-      expect(existsSync(path(file!)), `${target}: ${file} exists in this repository`).toBe(true);
+      const match = /^\/(?:blob|tree)\/main\/([^#]+)(?:#(.+))?$/.exec(target.slice(REPOSITORY.length));
+      expect(match, `${target}: a blob/main or tree/main URL`).not.toBeNull();
+      expectTarget('README.md', match![1]!, match![2]);
+    }
+    for (const target of targets.filter((t) => t.startsWith('#'))) expectTarget('README.md', 'README.md', target.slice(1));
+  });
+
+  it.for(PAGES.filter((page) => page !== 'README.md'))('%s links relative paths that exist, and headings that exist', (page) => {
+    for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^https?:\/\//.test(target!)) continue;
+      const [file, anchor] = target!.split('#') as [string, string | undefined];
+      const resolved = file === '' ? page : new URL(file, new URL(page, ROOT)).pathname.slice(path('.').length);
+      expectTarget(page, resolved, anchor);
     }
   });
 
-  for (const [title, files] of Object.entries(RECIPES)) {
-    it(`"${title}" shows ${files.join(' and ')}, byte for byte`, () => {
-      const shown = blocks(section(title));
-      expect(shown.map((b) => b.file)).toEqual(files);
-      for (const { file, text } of shown) expect(text, `README block of ${file}`).toBe(readFileSync(path(file!), 'utf8'));
-    });
-  }
+  it.for(PAGES)('every code block of %s is a file of examples/, byte for byte', (page) => {
+    for (const { line, file, text } of blocks(page)) {
+      expect(file, `${page}:${line}: a code block with no link to its file of examples/ in the paragraph above`).toBeDefined();
+      expect(text, `${page}:${line}: the block of ${file}`).toBe(read(file!));
+    }
+  });
+
+  it('every file of examples/ is shown on a page', () => {
+    const shown = new Set(PAGES.flatMap((page) => blocks(page).map((b) => b.file)));
+    const files = readdirSync(path('examples'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `${join(entry.parentPath, entry.name).slice(path('.').length)}`);
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) expect(shown.has(file), `${file} is shown on a page`).toBe(true);
+  });
 });
 
 describe.skipIf(expressMode.unsupported !== undefined)(
@@ -282,3 +340,96 @@ describe.skipIf(NO_PYTHON !== undefined)(`examples/ci/client.py${NO_PYTHON ? ` (
   });
 });
 
+
+describe.skipIf(NO_SHELL !== undefined)(`examples/cli/curl.sh${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+  it('gets MP3 and PCM, the model and generation lookups, and without a key the envelope of examples/cli/error-envelope.json', async () => {
+    const server = await startServer({ port: 0, seed: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-curl-'));
+    try {
+      const { code, stdout, stderr } = await run('bash', [path('examples/cli/curl.sh')], { API: server.baseUrl }, dir);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-type: audio\/mpeg\r\n/im);
+      expect(stdout).toMatch(/content-type: audio\/pcm;rate=24000;channels=1\r\n/i);
+      expect(stdout).toMatch(/x-generation-id: gen-tts-\d{10}-[A-Za-z0-9]{20}\r\n/i);
+      const mp3 = readFileSync(join(dir, 'hello.mp3'));
+      expect(mp3[0]).toBe(0xff);
+      expect(readFileSync(join(dir, 'hello.pcm')).byteLength % 2).toBe(0);
+      const lines = stdout.trimEnd().split('\n');
+      const [free, alias, generation, envelope] = lines.slice(-4).map((line) => JSON.parse(line));
+      expect(free.data).toMatchObject({ id: 'openai/gpt-4o-mini:free', canonical_slug: 'openai/gpt-4o-mini' });
+      expect(alias.data.id).toMatch(/^anthropic\/claude-3[.-]5-sonnet/);
+      expect(generation.data).toMatchObject({ id: 'gen-tts-1773480472-MockrouterFixtureTts', api_type: 'tts' });
+      expect(envelope).toEqual(JSON.parse(readFileSync(path('examples/cli/error-envelope.json'), 'utf8')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
+});
+
+describe('examples/server/start.ts', () => {
+  it('prints the base URL of a server on a free port, then stops it', async () => {
+    const { code, stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path('examples/server/start.ts')], {});
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\n$/);
+    expect(await refused(Number(new URL(stdout.trim()).port))).toBe(true);
+  });
+});
+
+describe('examples/clients', () => {
+  it('official-clients.ts: MP3 through @openrouter/sdk and PCM through openai', async () => {
+    const server = await startServer({ port: 0, seed: 1 });
+    try {
+      const { mp3, pcm } = await speakWithBoth(server.baseUrl);
+      expect(new Uint8Array(await mp3.arrayBuffer())[0]).toBe(0xff);
+      expect(pcm.size).toBeGreaterThan(1000);
+      expect(pcm.size % 2).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without-retries.ts: each client fails on the first 503 and 429, and asks once', async () => {
+    const server = await startServer({ port: 0, seed: 1, scenario: 'service-unavailable' });
+    const admin = (body: unknown) => fetch(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const statuses = async () => ((await (await fetch(`${server.url}/__mock/requests`)).json()) as { requests: { status: number }[] }).requests.map((r) => r.status);
+    try {
+      const { openai, openRouter } = clientsWithoutRetries(server.baseUrl);
+      const request = { model: TTS, input: 'Hi.', voice: 'alloy' };
+      await expect(openRouter.tts.createSpeech({ speechRequest: request })).rejects.toThrow();
+      await expect(openai.audio.speech.create(request)).rejects.toMatchObject({ status: 503 });
+      expect(await statuses()).toEqual([503, 503]);
+      expect((await admin({ name: 'rate-limited' })).ok).toBe(true);
+      await expect(openai.audio.speech.create(request)).rejects.toMatchObject({ status: 429 });
+      expect(await statuses()).toEqual([503, 503, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('examples/config/keys.yaml and examples/scenarios/flaky-tts.yaml', () => {
+  it('a server started with them knows the keys and the scenario as the pages say', async () => {
+    const server = await startServer({ port: 0, seed: 1, keys: path('examples/config/keys.yaml'), scenarios: path('examples/scenarios') });
+    const get = async (route: string, key: string) => {
+      const res = await fetch(`${server.baseUrl}${route}`, { headers: { Authorization: `Bearer ${key}` } });
+      return { status: res.status, body: await res.json() };
+    };
+    try {
+      expect(await get('/key', 'sk-test-1')).toMatchObject({
+        status: 200,
+        body: { data: { limit: 0.05, creator_user_id: 'user_2yX0aBcDeFgHiJkLmNoPqRsTuVw', is_free_tier: false } },
+      });
+      expect(await get('/key', 'sk-test-2')).toMatchObject({ status: 200, body: { data: { is_free_tier: true } } });
+      expect(await get('/key', 'sk-test-3')).toMatchObject({ status: 200, body: { data: { limit: null } } });
+      expect(await get('/credits', 'sk-admin')).toMatchObject({ status: 200 });
+      expect(await get('/credits', 'sk-test-1')).toMatchObject({ status: 403 });
+      expect(await get('/key', 'sk-other')).toMatchObject({ status: 401, body: { error: { message: 'User not found.' } } });
+
+      const scenario = await (await fetch(`${server.url}/__mock/scenarios/flaky-tts`)).json();
+      expect(scenario).toMatchObject({ name: 'flaky-tts', rules: [{ name: 'flaky' }, { name: 'slow-mp3' }] });
+    } finally {
+      await server.close();
+    }
+  });
+});
