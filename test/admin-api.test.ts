@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
+import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -226,7 +227,7 @@ for (const mode of modes as Mode[]) {
 
 describe('standalone: the admin API answers of the journal reads', () => {
   let server: RunningServer;
-  const admin = (path: string) => fetch(`${server.url}/__mock/${path}`);
+  const admin = adminFetch(() => server);
   async function envelope(res: Response, status: number): Promise<string> {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -280,7 +281,7 @@ describe('standalone: the admin API answers of the journal reads', () => {
     await big.arrayBuffer();
     expect(await envelope(await admin(`requests/${server.gateway.journal.lastSeq}/audio`), 404)).toMatch(/did not keep its request body \(over 64 KiB\)/);
     expect((await admin(`requests/${seq}`)).status).toBe(200);
-    const wrongMethod = await fetch(`${server.url}/__mock/requests/${seq}`, { method: 'DELETE' });
+    const wrongMethod = await admin(`requests/${seq}`, { method: 'DELETE' });
     expect(await envelope(wrongMethod, 405)).toMatch(/use GET/);
   });
 
@@ -305,7 +306,7 @@ describe('standalone: the admin API answers of the journal reads', () => {
     expect(Object.keys(body)).toEqual(['name', 'description', 'source', 'rules']);
     expect(await envelope(await admin('scenarios/nope'), 404)).toMatch(/^No scenario "nope"; loaded scenarios: bad-gateway, /);
     // A default set by a definition is shown too, with no source.
-    const put = await fetch(`${server.url}/__mock/scenario`, {
+    const put = await admin('scenario', {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ scenario: { name: 'teapot', rules: [{ error: { status: 418 } }] } }),
@@ -313,7 +314,7 @@ describe('standalone: the admin API answers of the journal reads', () => {
     expect(put.status).toBe(200);
     const teapot = (await (await admin('scenarios/teapot')).json()) as { source: string | null; rules: unknown[] };
     expect(teapot).toMatchObject({ source: null, rules: [{ error: { status: 418 } }] });
-    await fetch(`${server.url}/__mock/scenario`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"name":null}' });
+    await admin('scenario', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"name":null}' });
   });
 
   it('GET scenarios shows each built-in source relative to the package, and a user file as it was given', async () => {

@@ -16,6 +16,7 @@ import { createGateway } from '../src/node/create-gateway.js';
 import { OptionsError } from '../src/core/config/options.js';
 import { localHostsOf, startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { adminUrls } from './support/admin.js';
 import { rawHttp, type RawAnswer } from './support/raw-http.js';
 
 function message(res: RawAnswer): string {
@@ -43,7 +44,7 @@ describe('the admin token', () => {
     server = await startServer({ port: 0, adminToken: TOKEN });
   });
   afterAll(() => server.close());
-  const url = (path: string) => `${server.url}/__mock/${path}`;
+  const url = adminUrls(() => server);
 
   it('is taken from Authorization: Bearer, X-Mock-Admin-Token or a login session\'s cookie; anything else is a 401 envelope', async () => {
     expect((await rawHttp(url('requests'))).status).toBe(401);
@@ -321,7 +322,7 @@ describe('admin requests another site made (Sec-Fetch-Site), with or without Ori
     server = await startServer({ port: 0, cors: '*,http://localhost:5173' });
   });
   afterAll(() => server.close());
-  const url = (path: string) => `${server.url}/__mock/${path}`;
+  const url = adminUrls(() => server);
   const REFUSED = /^Admin API: (GET|POST|PUT|DELETE|HEAD) \/__mock\/\S+ from another site \(Sec-Fetch-Site: (cross|same)-site\) refused: admin requests are same-origin only \(cross-site request forgery defense\); name the origin with --cors \(option cors\) to allow it$/;
 
   it('refuses state-changing ones from cross-site and same-site pages without Origin (403), and changes nothing', async () => {

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter, GatewayError, ScenarioError, STATUS_DEFAULTS, type JournalEntry, type MockRouter } from '../src/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
+import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 
@@ -296,7 +297,7 @@ describe('in-process: headers, journal, reset', () => {
 
 describe('standalone: admin API under /__mock/', () => {
   let server: RunningServer;
-  const admin = (path: string, init?: RequestInit) => fetch(`${server.url}/__mock/${path}`, init);
+  const admin = adminFetch(() => server);
   const put = (body: unknown) => admin('scenario', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const journal = async (query = '') => ((await (await admin(`requests${query}`)).json()) as { requests: JournalEntry[] }).requests;
 
