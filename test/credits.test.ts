@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOf } from '../src/core/gateway.js';
+import { contextOf } from './support/gateway-context.js';
 import { createGateway } from '../src/node/create-gateway.js';
 import { createMockRouter } from '../src/index.js';
 import { modes, type RunningMode } from './support/modes.js';

@@ -36,7 +36,7 @@ describe('OptionsError', () => {
   });
 
   it('maxGenerations: 0 keeps no speech-call record (fixture records stay)', async () => {
-    const { contextOf } = await import('../src/core/gateway.js');
+    const { contextOf } = await import('./support/gateway-context.js');
     const mock = createMockRouter({ maxGenerations: 0 });
     const generations = contextOf(mock.gateway).generations;
     const record = { id: 'gen-tts-1-x' } as Parameters<typeof generations.add>[0];

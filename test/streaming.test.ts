@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudioRenderer } from '../src/core/audio/index.js';
 import { loadMp3Encoder } from '../src/core/audio/mp3.js';
-import { contextOf } from '../src/core/gateway.js';
+import { contextOf } from './support/gateway-context.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';

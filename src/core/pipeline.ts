@@ -4,7 +4,8 @@
  *
  * route (404, 405 with `Allow`) → bearer auth (401) → session → scenario selection (`X-Mock-Status`,
  * `X-Mock-Scenario`, the default) → the first applicable rule, or the key's rate limit (429) and the operation
- * itself (which may also answer 429 for `:free` models and 402 for credits) → `X-Mock-Applied`.
+ * itself (which may also answer 429 for `:free` models and 402 for credits) → the rule's effects (audio effects,
+ * delay) and `X-Mock-Applied`, on a new response (never an edit of the operation's or the rule's).
  *
  * Every failure is the gateway's error envelope (`toErrorResponse`).
  *
@@ -21,17 +22,20 @@ import { matchRoute, type RouteMatch } from './http/routes.js';
 import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
 import { anonymousDigest, sessionOf } from './accounts/session.js';
-import type { CoreRequest, CoreResponse } from './types.js';
+import type { OperationAnswer } from './operations/call.js';
+import type { CoreRequest, CoreResponse, SpeechAudio } from './types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
 export interface Answered {
-  response: CoreResponse;
+  readonly response: CoreResponse;
+  /** What a speech answer's body renders (the operation's), for the journal's `audio`; adapters never see it. */
+  readonly audio?: SpeechAudio | undefined;
   /** The matched route, or `undefined` for an unknown path. */
-  route: RouteMatch | undefined;
+  readonly route: RouteMatch | undefined;
   /** The session the request ran in (`X-Mock-Session`, else derived from the key, else `anonymous`). */
-  session: string;
+  readonly session: string;
   /** The scenario rule applied, if any. */
-  applied: AppliedRule | undefined;
+  readonly applied: AppliedRule | undefined;
 }
 
 /** The pipeline of one gateway: answers a request; never throws. */
@@ -71,23 +75,28 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
 
 /** Creates the pipeline over a gateway's shared state and scenarios. */
 export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): Pipeline {
-  function operate(request: CoreRequest, match: RouteMatch, account: Account): CoreResponse {
+  function operate(request: CoreRequest, match: RouteMatch, account: Account): OperationAnswer {
     ctx.accounts.consumeKeyLimit(account, ctx.clock.now());
     return OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account });
   }
 
-  function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Pick<Answered, 'response' | 'applied'> {
+  function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Pick<Answered, 'response' | 'audio' | 'applied'> {
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applied = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
-    if (!applied) return { response: operate(request, match, account), applied };
-    let response = ruleResponse(applied, ctx.clock.now(), session, account.userId);
-    if (!response) {
-      response = operate(request, match, account);
-      if (response.status === 200) response.body = withAudioEffects(applied.rule, response.body);
-    }
-    response.delayMs = delayOf(applied.rule, applied.draw);
-    response.headers[APPLIED_HEADER] = `${applied.scenario}/${applied.ruleName}`;
-    return { response, applied };
+    if (!applied) return { ...operate(request, match, account), applied };
+    const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
+    const { response, audio } = ruled ? { response: ruled, audio: undefined } : operate(request, match, account);
+    const effects = !ruled && response.status === 200;
+    return {
+      response: {
+        ...response,
+        body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
+        delayMs: delayOf(applied.rule, applied.draw),
+        headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
+      },
+      audio,
+      applied,
+    };
   }
 
   return (request) => {

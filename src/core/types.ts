@@ -28,26 +28,52 @@ export interface CoreRequest {
 }
 
 /**
- * A response body: bytes or text sent as one piece, or an async iterable of chunks streamed as they come
- * (the speech endpoint streams its audio, as the real gateway does).
+ * A streamed response body: an async iterable of chunks, sent as they come with no `Content-Length` (the speech
+ * endpoint streams its audio, as the real gateway does; the admin API's event stream). Any async iterable of bytes
+ * is one; the core's own bodies (`src/core/http/body.ts`) add the optional members below, which adapters use
+ * through these methods, never by testing a body's class.
  */
-export type CoreBody = string | Uint8Array | AsyncIterable<Uint8Array>;
+export interface StreamedBody extends AsyncIterable<Uint8Array> {
+  /** The whole body's length, bytes, when known before its first byte (speech: from its plan). */
+  readonly byteLength?: number | undefined;
+  /** For audio, its playback length, ms (a scenario's `dribble: {realtime}` paces it by this). */
+  readonly durationMs?: number | undefined;
+  /**
+   * Every chunk of the body at once, when its bytes are all at hand (cached audio): an adapter writes them without
+   * awaiting between them. `undefined` when they must be awaited (read the body with `for await`). Take one or the
+   * other, once: each reads the body.
+   */
+  chunksNow?(): Iterable<Uint8Array> | undefined;
+  /**
+   * Aborted when the core gives up on the body's reader (the admin API's event stream, once a client falls 500
+   * events behind): the body then yields what it still has to say and ends. An adapter that is waiting for the
+   * client to read (backpressure) closes the connection at once instead, since nothing more can be written; one
+   * that never waits (the MSW handlers) may ignore it.
+   */
+  readonly abandoned?: AbortSignal | undefined;
+}
 
-/** One HTTP response, framework-free. */
+/** A response body: text or bytes sent as one piece (with a `Content-Length`), or a {@link StreamedBody}. */
+export type CoreBody = string | Uint8Array | StreamedBody;
+
+/**
+ * One HTTP response, framework-free. A value: a layer that changes a response (the pipeline's scenario effects,
+ * the journal's tracking, CORS) returns a new one, and never edits one another layer made.
+ */
 export interface CoreResponse {
   /** HTTP status code. */
-  status: number;
+  readonly status: number;
   /** Response headers (names in their canonical case, e.g. `Content-Type`, `X-Generation-Id`). */
-  headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
   /** The body; `null` for none. */
-  body: CoreBody | null;
+  readonly body: CoreBody | null;
   /** Wait this long before sending anything, ms (a scenario's `delay`). Adapters use msw's `delay` / a timer. */
-  delayMs?: number | undefined;
+  readonly delayMs?: number | undefined;
   /**
    * Drop the connection instead of answering (a scenario's `reset`): the standalone server destroys the
    * socket; in-process the handler answers `HttpResponse.error()`, so `fetch` rejects with a network error.
    */
-  reset?: boolean | undefined;
+  readonly reset?: boolean | undefined;
   /**
    * Called by the adapter once the response is fully sent, cut off, or abandoned by the client (exactly once).
    * How the body ended is known to the core without help: it counts what the adapter reads of a streamed body and
@@ -55,19 +81,12 @@ export interface CoreResponse {
    * cannot see: the standalone server passes `{ end: 'aborted', bytes: 0 }` for a client that left before a
    * delayed answer was sent. Adapters that know nothing more call it without an argument.
    */
-  onDone?: ((outcome?: ResponseOutcome) => void) | undefined;
+  readonly onDone?: ((outcome?: ResponseOutcome) => void) | undefined;
   /**
-   * What a speech answer's body renders (set by the speech operation on its 200; the journal keeps it as `audio`,
-   * and the admin API re-renders the same bytes from it). Adapters ignore it.
+   * @deprecated The body's {@link StreamedBody.abandoned}, the same signal: kept only until `src/server/send.ts`
+   *   reads it there; nothing else sets or reads it.
    */
-  audio?: SpeechAudio | undefined;
-  /**
-   * Aborted by the core when it gives up on the reader of a streamed body (the admin API's event stream, once a
-   * client falls 500 events behind): the body then yields what it still has to say and ends. An adapter that is waiting for the client to read
-   * (backpressure) closes the connection at once instead, since nothing more can be written; one that never
-   * serves such bodies (the MSW handlers) may ignore it.
-   */
-  abandon?: AbortSignal | undefined;
+  readonly abandon?: AbortSignal | undefined;
 }
 
 /**

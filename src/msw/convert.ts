@@ -5,9 +5,9 @@
  * @module
  */
 import { HttpResponse, delay, type DefaultBodyType } from 'msw';
-import { ChunkedBody, isStreamed } from '../core/http/body.js';
+import { isStreamed } from '../core/http/body.js';
 import { yieldToEventLoop } from '../core/event-loop.js';
-import { CUT_GRACE_MS, StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../core/types.js';
+import { CUT_GRACE_MS, StreamCut, type CoreRequest, type CoreResponse } from '../core/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
 export async function toCoreRequest(request: Request): Promise<CoreRequest> {
@@ -192,13 +192,12 @@ class SharedBodyResponse extends HttpResponse<DefaultBodyType> {
   }
 }
 
-/** A body that cannot fail as a `BodyInit`: whole, or a {@link ChunkedBody}'s chunks as a stream; `onDone` runs at its end. */
-function toBodyInit(body: Exclude<CoreBody, AsyncIterable<Uint8Array>> | ChunkedBody | null, onDone: () => void): BodyInit | null {
-  if (!(body instanceof ChunkedBody)) return body as string | Uint8Array<ArrayBuffer> | null;
-  const chunks = body.chunks();
+/** Chunks at hand (a body's `chunksNow()`) as a stream pulled on demand; `onDone` runs at its end or cancel. */
+function chunkStream(chunks: Iterable<Uint8Array>, onDone: () => void): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.iterator]();
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      const next = chunks.next();
+      const next = iterator.next();
       if (next.done) {
         controller.close();
         onDone();
@@ -237,11 +236,12 @@ export async function toHttpResponse(result: CoreResponse, signal?: AbortSignal,
   }
   const init = { status: result.status, headers: result.headers };
   const body = head ? null : result.body;
-  if (isStreamed(body) && !(body instanceof ChunkedBody)) {
-    const shared = new SharedBody(body, onDone, signal, report);
-    return new SharedBodyResponse(shared, shared.reader(), init);
+  if (!isStreamed(body)) {
+    onDone();
+    return new HttpResponse(body as string | Uint8Array<ArrayBuffer> | null, init);
   }
-  const bodyInit = toBodyInit(body, onDone);
-  if (!(bodyInit instanceof ReadableStream)) onDone();
-  return new HttpResponse(bodyInit, init);
+  const now = body.chunksNow?.();
+  if (now) return new HttpResponse(chunkStream(now, onDone), init);
+  const shared = new SharedBody(body, onDone, signal, report);
+  return new SharedBodyResponse(shared, shared.reader(), init);
 }

@@ -30,10 +30,9 @@ import { eventStream } from './event-stream.js';
 import { guardAdmin, login } from './guard.js';
 import type { AdminSessions } from './login-sessions.js';
 import { hostPolicyOf, type HostPolicy } from './hosts.js';
-import { replaySpeech } from '../journal/audio-replay.js';
 import { DEFAULT_CORS_POLICY, type CorsPolicy } from '../http/cors.js';
 import { GatewayError, jsonResponse, toErrorResponse } from '../http/error-envelope.js';
-import { contextOf, type Gateway } from '../gateway.js';
+import type { Gateway } from '../gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from '../journal/journal.js';
 import { queryParams, readJsonBody, singleParam } from '../http/request.js';
 import { OPERATIONS, matchSegments, type Operation } from '../http/routes.js';
@@ -123,9 +122,7 @@ function journalEntry(gateway: Gateway, _request: CoreRequest, params: RoutePara
 
 function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
   const seq = seqOf(params);
-  const context = contextOf(gateway);
-  const audio = replaySpeech(gateway.journal, context.audio, context.seed, seq);
-  if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
+  const audio = gateway.openAudio(seq);
   return { status: 200, headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'no-store' }, body: audio.body };
 }
 

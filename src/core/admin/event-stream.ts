@@ -14,7 +14,7 @@
  * Bounds: at most {@link MAX_EVENT_CLIENTS} clients per gateway at once (another gets a 503 envelope); at most
  * {@link MAX_QUEUED_EVENTS} events waiting for a client that does not read. A client past that bound is dropped:
  * its subscription ends at once (nothing more is kept for it), the stream sends `event: overflow` and ends, and
- * the response's `abandon` signal tells the adapter, which closes the connection at once when the client is not
+ * the body's `abandoned` signal tells the adapter, which closes the connection at once when the client is not
  * reading (the line could not be written anyway).
  *
  * @module
@@ -130,7 +130,7 @@ class EventStreamReader implements AsyncIterator<Uint8Array> {
  * The answer to `GET /__mock/events` for a gateway's `events`.
  *
  * @returns 200 with `Content-Type: text/event-stream`, `Cache-Control: no-store` and the stream as a streamed body
- *   (with its `abandon` signal); a 503 envelope when {@link MAX_EVENT_CLIENTS} clients already read it.
+ *   (with its `abandoned` signal); a 503 envelope when {@link MAX_EVENT_CLIENTS} clients already read it.
  */
 export function eventStream(events: GatewayEventSource): CoreResponse {
   if ((clients.get(events) ?? 0) >= MAX_EVENT_CLIENTS) {
@@ -142,8 +142,8 @@ export function eventStream(events: GatewayEventSource): CoreResponse {
   return {
     status: 200,
     headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
-    body: { [Symbol.asyncIterator]: () => new EventStreamReader(events, abandon) },
-    abandon: abandon.signal,
+    body: { [Symbol.asyncIterator]: () => new EventStreamReader(events, abandon), abandoned: abandon.signal },
+    abandon: abandon.signal, // deprecated: the body's `abandoned`, until src/server/send.ts reads it there
   };
 }
 

@@ -2,11 +2,12 @@
  * The audio of a journaled speech answer, rendered again: the journal keeps no audio bytes, but it keeps what
  * makes them (the request's `input`, and the entry's `audio`: format, voice, speed), and the gateway's seed does
  * the rest. Rendering is deterministic, so the bytes equal the original answer's, whole (also when a scenario cut
- * the original short). Behind `gateway.audioOf(seq)` and `GET /__mock/requests/<seq>/audio`.
+ * the original short). Behind `gateway.openAudio(seq)` (`GET /__mock/requests/<seq>/audio`) and `gateway.audioOf(seq)`.
  *
  * @module
  */
 import type { AudioRenderer } from '../audio/index.js';
+import type { StreamedBody } from '../http/body.js';
 import type { Journal } from './journal.js';
 import { JOURNAL_BODY_LIMIT } from './record-request.js';
 
@@ -16,8 +17,8 @@ export interface ReplayedAudio {
   readonly contentType: string;
   /** The body's length, bytes. */
   readonly byteLength: number;
-  /** The bytes, streamed. */
-  readonly body: AsyncIterable<Uint8Array>;
+  /** The bytes, streamed: rendered as they are read, or at hand from the audio cache (`chunksNow()`). */
+  readonly body: StreamedBody;
 }
 
 /**
@@ -40,11 +41,11 @@ export function replaySpeech(journal: Journal, renderer: AudioRenderer, seed: nu
   return { contentType: opened.contentType, byteLength: opened.byteLength, body: opened.body };
 }
 
-/** Reads `audio` whole. */
+/** Reads `audio` whole (at once when its chunks are at hand). */
 export async function collectAudio(audio: ReplayedAudio): Promise<Uint8Array> {
   const out = new Uint8Array(audio.byteLength);
   let at = 0;
-  for await (const chunk of audio.body) {
+  for await (const chunk of audio.body.chunksNow?.() ?? audio.body) {
     out.set(chunk, at);
     at += chunk.byteLength;
   }

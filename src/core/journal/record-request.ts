@@ -5,14 +5,13 @@
  * request arrives, `entry-done` when its body ended.
  *
  * How a streamed body ended is seen here, in the core, for both adapters alike: the body handed to the adapter is
- * a tracking copy that counts the bytes the adapter took and notes whether the stream was read to its end
- * (`complete`), failed ({@link StreamCut}: `cut`) or was left unfinished when the adapter called `onDone`
- * (`aborted`). A chunk counts as delivered once the adapter comes back for the next one (or the stream ends), so
- * a chunk taken but never written to a client that went away is not counted.
+ * a tracking copy (`trackReading` of `http/body.ts`) that counts the bytes the adapter took and notes whether the
+ * stream was read to its end (`complete`), failed (a `StreamCut`: `cut`) or was left unfinished when the adapter
+ * called `onDone` (`aborted`).
  *
  * @module
  */
-import { ChunkedBody, isStreamed } from '../http/body.js';
+import { isStreamed, trackReading } from '../http/body.js';
 import { isoWithOffset } from '../clock.js';
 import type { Clock } from '../clock.js';
 import type { GatewayEvents } from './gateway-events.js';
@@ -20,7 +19,7 @@ import type { Journal, JournalEntry, JournalError } from './journal.js';
 import type { Pipeline } from '../pipeline.js';
 import { redactHeaders, redactQueryParams } from '../http/redact.js';
 import { jsonBodyOrUndefined } from '../http/request.js';
-import type { CoreBody, CoreRequest, CoreResponse, ResponseOutcome } from '../types.js';
+import type { CoreRequest, CoreResponse, ResponseOutcome } from '../types.js';
 
 /** Bodies larger than this are not kept in the journal, bytes. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -93,82 +92,12 @@ function errorOf(response: CoreResponse): JournalError | null {
   return envelope;
 }
 
-/** What a tracked stream saw of its reader. */
-interface Tracking {
-  /** Bytes the reader took and came back after (see the module's description). */
-  bytes: number;
-  /** Bytes of the last chunk handed out, not yet counted. */
-  pending: number;
-  /** `complete` once read to its end, `cut` once it threw; `undefined` while unfinished. */
-  end: 'complete' | 'cut' | undefined;
-}
-
-/** Counts the chunk handed out last: the reader came back for more. */
-function settle(tracking: Tracking): void {
-  tracking.bytes += tracking.pending;
-  tracking.pending = 0;
-}
-
-/**
- * A {@link ChunkedBody} (cached audio) that tracks its reader, and stays a `ChunkedBody` so adapters keep writing
- * its chunks without awaiting between them.
- */
-class TrackedChunkedBody extends ChunkedBody {
-  constructor(
-    source: ChunkedBody,
-    private readonly tracking: Tracking,
-  ) {
-    super(source.bytes, source.chunkSize, source.durationMs);
-  }
-
-  override *chunks(): Generator<Uint8Array> {
-    for (const chunk of super.chunks()) {
-      settle(this.tracking);
-      this.tracking.pending = chunk.byteLength;
-      yield chunk;
-    }
-    settle(this.tracking);
-    this.tracking.end = 'complete';
-  }
-}
-
-/**
- * `body` as handed to the adapter, tracked into `tracking`. An iterator of its own rather than an async generator,
- * so a reader's `return()` reaches the source at once (a generator would wait for a pending `next()`), which stops
- * a render as before.
- */
-function tracked(body: AsyncIterable<Uint8Array>, tracking: Tracking): AsyncIterable<Uint8Array> {
-  if (body instanceof ChunkedBody) return new TrackedChunkedBody(body, tracking);
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-      const source = body[Symbol.asyncIterator]();
-      return {
-        async next() {
-          settle(tracking);
-          let result: IteratorResult<Uint8Array>;
-          try {
-            result = await source.next();
-          } catch (error) {
-            tracking.end = 'cut';
-            throw error;
-          }
-          if (result.done) tracking.end = 'complete';
-          else tracking.pending = result.value.byteLength;
-          return result;
-        },
-        return(value?: unknown) {
-          return source.return ? source.return(value) : Promise.resolve({ done: true, value: undefined });
-        },
-      };
-    },
-  };
-}
-
 /**
  * Wraps `pipeline` so each request is recorded in `journal` and announced on `events`. The entry's
  * `duration_ms`, `response_bytes` and `body_end` are set when the response is complete: at once for a body of one
- * piece (or a reset) sent without delay, otherwise when the adapter calls the response's `onDone` (which still
- * calls the pipeline's own `onDone`, if any, first); `error` and `audio` at once.
+ * piece (or a reset) sent without delay (the pipeline's response is then returned as it is), otherwise when the
+ * adapter calls `onDone` of the response returned, a new one with a tracked copy of a streamed body (its `onDone`
+ * calls the pipeline's own, if any, first); `error` and `audio` (the pipeline's answer's, for a 200) at once.
  *
  * @param clock gives the entry's `time` (the simulator's clock, epoch ms).
  */
@@ -176,7 +105,7 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
   return (request) => {
     const started = performance.now();
     const time = clock.now();
-    const { response, route, session, applied } = pipeline(request);
+    const { response, route, session, applied, audio } = pipeline(request);
     const kept = journaledBody(request);
     const headers = redactHeaders(request.headers);
     const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;
@@ -199,7 +128,7 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
       response_bytes: null,
       body_end: null,
       error: errorOf(response),
-      audio: response.status === 200 ? (response.audio ?? null) : null,
+      audio: response.status === 200 ? (audio ?? null) : null,
     }, bytes);
     events.emit('entry', () => ({ ...entry }));
     const head = request.method === 'HEAD';
@@ -211,24 +140,20 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
       entry.body_end = outcome.end;
       events.emit('entry-done', () => ({ ...entry }));
     };
-    const body: CoreBody | null = response.body;
+    const body = response.body;
     const whole = (): ResponseOutcome => (response.reset ? { end: 'reset', bytes: 0 } : { end: 'complete', bytes: isStreamed(body) ? 0 : wholeLength(body) });
     if (!isStreamed(body) && !response.delayMs) {
       finish(whole());
       return response;
     }
-    let tracking: Tracking | undefined;
-    if (isStreamed(body) && !response.reset) {
-      tracking = { bytes: 0, pending: 0, end: undefined };
-      response.body = tracked(body, tracking);
-    }
+    const tracked = isStreamed(body) && !response.reset ? trackReading(body) : undefined;
     const inner = response.onDone;
-    response.onDone = (outcome) => {
+    const onDone = (outcome?: ResponseOutcome) => {
       inner?.(outcome);
       if (outcome) finish(outcome);
-      else if (tracking) finish({ end: tracking.end ?? 'aborted', bytes: tracking.bytes });
+      else if (tracked) finish({ end: tracked.reading.end ?? 'aborted', bytes: tracked.reading.bytes });
       else finish(whole());
     };
-    return response;
+    return { ...response, body: tracked?.body ?? body, onDone };
   };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Operation } from '../http/routes.js';
-import type { OperationHandler } from './call.js';
+import type { OperationHandler, ResponseHandler } from './call.js';
 import { getCredits } from './credits.js';
 import { listEndpoints } from './endpoints.js';
 import { getGeneration } from './generation.js';
@@ -14,14 +14,19 @@ import { getModels } from './models.js';
 import { listModelsCount } from './models-count.js';
 import { createSpeech } from './speech.js';
 
+/** `handler` as an {@link OperationHandler}: its response, and nothing besides. */
+const responding =
+  (handler: ResponseHandler): OperationHandler =>
+  (call) => ({ response: handler(call) });
+
 /** The handler of each operation of `ROUTES` (`src/core/http/routes.ts`). */
 export const OPERATION_HANDLERS: Readonly<Record<Operation, OperationHandler>> = {
   speech: createSpeech,
-  model: getModel,
-  generation: getGeneration,
-  models: getModels,
-  'models-count': listModelsCount,
-  endpoints: listEndpoints,
-  key: getCurrentKey,
-  credits: getCredits,
+  model: responding(getModel),
+  generation: responding(getGeneration),
+  models: responding(getModels),
+  'models-count': responding(listModelsCount),
+  endpoints: responding(listEndpoints),
+  key: responding(getCurrentKey),
+  credits: responding(getCredits),
 };

@@ -7,9 +7,8 @@ import * as z from 'zod';
 import { GatewayError } from '../http/error-envelope.js';
 import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
 import { readJsonBody } from '../http/request.js';
-import type { CoreResponse } from '../types.js';
 import { parseOrThrow } from '../http/validate-request.js';
-import type { OperationCall } from './call.js';
+import type { OperationAnswer, OperationCall } from './call.js';
 import { SPEED_RANGE } from '../audio/types.js';
 
 const requiredString = (issue: { input: unknown }) =>
@@ -63,7 +62,7 @@ const SpeechRequestSchema = z.looseObject(
  *
  * @returns 200 with the audio streamed in chunks as it is rendered (or from the cache), `Content-Type` `audio/mpeg` or
  *   `audio/pcm;rate=24000;channels=1`, and `X-Generation-Id: gen-tts-<unix seconds>-<suffix>`; the generation
- *   record is stored for `GET /generation`. The response's `audio` says what was rendered (for the journal).
+ *   record is stored for `GET /generation`; and the answer's `audio`, what was rendered (for the journal).
  * @throws {GatewayError} 400 when the body is invalid (the message names the field), the model does not exist
  *   (`Model <id> does not exist`), does not output speech, lacks the voice or the format, or the input is over
  *   the model's limit; 413 for a body over 1 MiB; 429 past the `:free` variant's 20 requests a minute; 402
@@ -71,7 +70,7 @@ const SpeechRequestSchema = z.looseObject(
  *   encoder's last load failed (not charged; a first MP3 request whose load fails while it is being answered
  *   gets its 200 and a body that ends in an error, as the status is sent before the first piece).
  */
-export function createSpeech({ ctx, request, account }: OperationCall): CoreResponse {
+export function createSpeech({ ctx, request, account }: OperationCall): OperationAnswer {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
   const model = ctx.catalog.resolve(body.model);
   if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
@@ -126,9 +125,7 @@ export function createSpeech({ ctx, request, account }: OperationCall): CoreResp
   const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
   ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id));
   return {
-    status: 200,
-    headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id },
-    body: audio.body,
+    response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id }, body: audio.body },
     audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
   };
 }

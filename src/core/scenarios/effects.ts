@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_CHUNK_BYTES, type SizedBody } from '../http/body.js';
+import { DEFAULT_CHUNK_BYTES, isSized, type SizedBody } from '../http/body.js';
 import { errorResponse } from '../http/error-envelope.js';
 import { userIdFor } from '../ids.js';
 import { hash32 } from '../prng.js';
@@ -140,8 +140,4 @@ export function withAudioEffects(rule: Rule, body: CoreBody | null): CoreBody | 
   const totalMs = body.durationMs / dribble.realtime;
   const chunks = Math.max(1, Math.ceil(totalMs / REALTIME_TICK_MS));
   return paced(body, chunks, REALTIME_TICK_MS, cutAt);
-}
-
-function isSized(body: CoreBody | null): body is SizedBody {
-  return body !== null && typeof body === 'object' && 'byteLength' in body && 'durationMs' in body && Symbol.asyncIterator in body;
 }
