@@ -1,4 +1,4 @@
-// Bundles the dashboard (README, "Dashboard") from ui/ into dist/ui/: index.html, app.js (ui/src/main.tsx with
+// Bundles the dashboard (docs/admin-api.md, "Dashboard") from ui/ into dist/ui/: index.html, app.js (ui/src/main.tsx with
 // Preact, minified, one ES module), app.css (ui/styles.css, imported by main.tsx) and icon.svg. Nothing is loaded
 // from elsewhere at run time; the standalone server serves these files under /__mock/ui (src/server/ui.ts).
 // Run by `npm run build`; the dashboard's tests run it too. `node scripts/bundle-ui.mjs [outdir]` writes elsewhere.

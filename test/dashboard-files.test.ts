@@ -1,5 +1,5 @@
 /**
- * The dashboard's files as the standalone server serves them (README, "Dashboard"): `GET /__mock/ui` and its
+ * The dashboard's files as the standalone server serves them (docs/admin-api.md, "Dashboard"): `GET /__mock/ui` and its
  * assets from `dist/ui/` (built here first by scripts/bundle-ui.mjs), content types, `Cache-Control: no-cache`,
  * ETag and 304, the Content-Security-Policy, 503 when there is no build, 404 with `--no-admin`, and the page's
  * size. The page's behaviour in a browser is test/browser/dashboard.test.ts.

@@ -66,7 +66,7 @@ describe.each(modes)('$name', (mode) => {
     const response = await fetch(`${baseUrl}/models/count`, { headers: auth() });
     expect(response.status).toBe(200);
     const read = response.arrayBuffer();
-    // msw 3 ends a mocked body cleanly when its stream errors (README, "Truncated audio in-process under msw 3").
+    // msw 3 ends a mocked body cleanly when its stream errors (docs/scenarios.md, "Truncated audio in-process under msw 3").
     if (mode.name === 'msw' && MSW_MAJOR >= 3) await read;
     else await expect(read).rejects.toThrow();
     await expect.poll(() => reported.length).toBe(1);

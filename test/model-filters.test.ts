@@ -1,6 +1,6 @@
 /**
  * `GET /models` filters, sorts and pages, in both modes (operation `getModels`; `docs/behaviour.md`, "Discovery
- * reads"; README "Discovery and account reads"). Each answered filter has a case with a model it includes and
+ * reads"; docs/api.md "Discovery and account reads"). Each answered filter has a case with a model it includes and
  * one it excludes; each accepted-but-unanswered filter leaves the list as it is; each malformed value is a 400
  * envelope naming the parameter.
  */

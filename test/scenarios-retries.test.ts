@@ -30,7 +30,7 @@ function getModel(headers: Record<string, string>): Promise<Response> {
 describe(`msw ${MSW_VERSION} before mock.attach(server)`, () => {
   // Why attach exists: under msw 2 cancelling a mocked body never settles (msw keeps an unread tee of it), and the
   // openai client awaits that cancel before each retry. msw 3 does not have the problem. When this fails on msw 2,
-  // msw has the fix (mswjs/interceptors#833) and the README's note on attach can say so.
+  // msw has the fix (mswjs/interceptors#833) and the note on attach (docs/scenarios.md, "msw 2 and retrying clients") can say so.
   it(`cancelling a mocked body ${MSW_MAJOR >= 3 ? 'settles' : 'never settles (mswjs/interceptors#799)'}`, async () => {
     const res = await getModel({ Authorization: 'Bearer sk-canary', 'X-Mock-Status': '429' });
     expect(res.status).toBe(429);

@@ -64,7 +64,7 @@ for (const mode of allModes) {
       expect(cut.bytes).toBe(Math.floor(0.5 * full.bytes));
       if (mode.name === 'msw' && MSW_MAJOR >= 3) {
         // msw 3 intercepts at the socket and ends the response cleanly when the mocked body errors, so in-process
-        // the client gets exactly the cut bytes but no read error (README: "Truncated audio in-process").
+        // the client gets exactly the cut bytes but no read error (docs/scenarios.md: "Truncated audio in-process under msw 3").
         expect(cut.error).toBeUndefined();
       } else {
         expect(cut.error, 'reading the body must reject after the cut').toBeDefined();

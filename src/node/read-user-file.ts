@@ -3,7 +3,7 @@
  * `scenarios`/`--scenarios`, `fixtures`/`--fixtures`), Node.js only. It never hangs and never reads without bound:
  * only regular files are opened for reading (a FIFO, a device, a socket or a folder is refused before any read), at
  * most {@link MAX_USER_FILE_BYTES} bytes are read, and reading stops with an error once
- * {@link USER_FILE_READ_TIME_LIMIT_MS} has passed. A simulator choice, stated in the README ("Command line").
+ * {@link USER_FILE_READ_TIME_LIMIT_MS} has passed. A simulator choice, stated in docs/options.md ("Command line").
  *
  * Reads are synchronous (`createGateway` is), so the time limit is checked between chunks, not enforced by a
  * timer: the file is checked with `stat` before it is opened and again with `fstat` on the open descriptor (opened

@@ -1,5 +1,5 @@
 /**
- * The dashboard at `GET /__mock/ui` (README, "Dashboard"): the standalone server serves the page's built files
+ * The dashboard at `GET /__mock/ui` (docs/admin-api.md, "Dashboard"): the standalone server serves the page's built files
  * (`dist/ui/`, read by `src/node/ui-files.ts`) under `/__mock/ui/`. The page is static: everything it shows comes
  * from the admin API, with that API's own guard (the admin token), so the files themselves are served to anyone
  * who reaches the admin API's paths. With `--no-admin` they answer 404 as the rest of the admin API does.

@@ -1,5 +1,5 @@
 /**
- * The dashboard (`GET /__mock/ui`, README "Dashboard") in headless Chromium against the standalone server: the
+ * The dashboard (`GET /__mock/ui`, docs/admin-api.md "Dashboard") in headless Chromium against the standalone server: the
  * page loads without a console error; a request made from outside shows as a row within a second, by the event
  * stream, and by polling when the stream is down; a row opens by keyboard and its speech answer plays at the
  * journal's duration; the scenario picker starts at "none" when there is no default, shows a built-in's file

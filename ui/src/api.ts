@@ -1,5 +1,5 @@
 /**
- * The admin API as the dashboard sees it: the JSON it answers (README, "The journal and the admin API") and one
+ * The admin API as the dashboard sees it: the JSON it answers (docs/admin-api.md, "Admin endpoints") and one
  * `fetch` wrapper. Same-origin requests only; with an admin token the browser carries the login cookie, and a 401
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */

@@ -1,5 +1,5 @@
 /**
- * The mockrouter dashboard (README, "Dashboard"), served by the standalone server at `/__mock/ui` from `dist/ui/`
+ * The mockrouter dashboard (docs/admin-api.md, "Dashboard"), served by the standalone server at `/__mock/ui` from `dist/ui/`
  * (bundled by scripts/bundle-ui.mjs). Preact, no other run-time dependency; everything it shows comes from the
  * admin API of the same origin.
  */

@@ -1,7 +1,7 @@
 /**
- * Sessions and key digests: the scope of scenario counters and per-client state (`X-Mock-Session`, README "Per
- * request: headers"), and the fixed-size name every per-key store uses for an API key, so no store holds a key
- * itself (a key may be kilobytes long: state per key must not grow with it).
+ * Sessions and key digests: the scope of scenario counters and per-client state (`X-Mock-Session`,
+ * docs/scenarios.md "Per request: headers"), and the fixed-size name every per-key store uses for an API key, so no
+ * store holds a key itself (a key may be kilobytes long: state per key must not grow with it).
  *
  * @module
  */

@@ -13,7 +13,7 @@ import type { Operation } from '../http/routes.js';
 import { parseScenario, type LoadedScenario } from './parse.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
 
-/** Header that picks a loaded scenario for one request (README, "Per request: headers"). */
+/** Header that picks a loaded scenario for one request (docs/scenarios.md, "Per request: headers"). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
 /** Header that answers one request with an error status and its envelope. */
 export const STATUS_HEADER = 'x-mock-status';

@@ -1,7 +1,7 @@
 /**
  * The reference model of the discovery and account reads: `getModels` (`GET /models`), `listModelsCount`
  * (`GET /models/count`), `listEndpoints` (`GET /models/{author}/{slug}/endpoints`), `getCurrentKey` (`GET /key`)
- * and `getCredits` (`GET /credits`), from the README ("Discovery and account reads"), `docs/behaviour.md`
+ * and `getCredits` (`GET /credits`), from docs/api.md ("Discovery and account reads"), `docs/behaviour.md`
  * ("Discovery reads", "Keys and credits", "Where the simulator chooses") and the query parameters `@openrouter/sdk`
  * documents for `getModels`. It says which statuses a request may get and what a 200 must carry
  * (`discovery-oracle.ts` checks it). Written apart from `src/`, like `reference-model.ts`, which routes to it.
@@ -20,7 +20,7 @@ export type DiscoveryOperation = 'models' | 'models-count' | 'endpoints' | 'key'
 /** The route of a discovery read; `endpoints` carries its raw (still percent-encoded) `{author}` and `{slug}`. */
 export type DiscoveryRoute = { operation: Exclude<DiscoveryOperation, 'endpoints'> } | { operation: 'endpoints'; author: string; slug: string };
 
-/** A key of a keys file (README "A gateway that behaves over time"), as much of it as the model reads. */
+/** A key of a keys file (docs/api.md "Keys and credits"), as much of it as the model reads. */
 export interface FuzzKey {
   key: string;
   /** A management key: it may read `GET /credits`. */

@@ -10,7 +10,7 @@ import { VARIANTS } from '../../../src/core/catalog/variants.js';
 
 const fixtures = loadFixtures();
 
-/** A speech model as the reference model sees it (README "Speech, `POST /api/v1/audio/speech`"). */
+/** A speech model as the reference model sees it (docs/api.md "Speech, `POST /api/v1/audio/speech`"). */
 export interface SpeechModel {
   id: string;
   voices: readonly string[];
@@ -69,7 +69,7 @@ for (const id of [...baseIds, ...aliasIds]) {
 }
 
 /**
- * The `data.id` of a model lookup's answer (`getModel`; README "Model lookup"): the id asked for, except that a
+ * The `data.id` of a model lookup's answer (`getModel`; docs/api.md "Model lookup"): the id asked for, except that a
  * plain alias answers with its target's record (`anthropic/claude-3-5-sonnet` → `anthropic/claude-3.5-sonnet`,
  * suffix kept); a `~` alias keeps its own id.
  */

@@ -1,7 +1,7 @@
 /**
  * Generators of request headers: bearer keys (valid, malformed, huge), `X-Mock-Status`, `X-Mock-Scenario`
  * (the built-in scenarios of `scenarios/` and hostile names), `X-Mock-Session`, content types and encodings,
- * and junk headers nothing reads. The header names and rules are those of README "Testing failure paths".
+ * and junk headers nothing reads. The header names and rules are those of docs/scenarios.md ("Per request: headers").
  *
  * @module
  */

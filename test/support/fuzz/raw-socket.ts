@@ -2,7 +2,7 @@
  * Raw-socket fuzzing of the standalone server: bytes written to a fresh TCP connection (random bytes, random
  * HTTP-ish text, and HTTP/1.1 requests with broken methods, targets, versions, header lines and body framing),
  * and the oracle of what comes back: the connection closes, and whatever was sent back is a sequence of HTTP
- * responses, each a success, a `100 Continue` or the gateway's envelope (README "Auth and HTTP errors").
+ * responses, each a success, a `100 Continue` or the gateway's envelope (docs/api.md "Auth and HTTP errors").
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * The reference model: from the gateway's documented behavior (README "What it simulates" and "Testing failure
- * paths"; the operations `createAudioSpeech`, `getModel`, `getGeneration`, and the discovery and account reads of
+ * The reference model: from the gateway's documented behavior (docs/api.md and docs/scenarios.md; the operations
+ * `createAudioSpeech`, `getModel`, `getGeneration`, and the discovery and account reads of
  * `discovery.ts`) and what the fixtures and scenario files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
  * the simulator with an independent statement of the same rules.
  *
@@ -89,7 +89,7 @@ function route(path: string): Route | undefined {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The documented outcome of a speech body (README "Speech"): statuses, and the audio a 200 carries. */
+/** The documented outcome of a speech body (docs/api.md "Speech"): statuses, and the audio a 200 carries. */
 function speechOutcome(body: Uint8Array | undefined, why: string[]): Pick<Expectation, 'statuses' | 'speech'> {
   const no = (status: number, reason: string) => {
     why.push(reason);
