@@ -8,9 +8,9 @@
 import { Accounts, parseKeys } from './accounts/accounts.js';
 import { createAudioRenderer } from './audio/index.js';
 import { createCatalog } from './catalog/catalog.js';
-import { collectAudio, replaySpeech } from './journal/audio-replay.js';
+import { collectAudio, replaySpeech, type ReplayedAudio } from './journal/audio-replay.js';
 import { Clock, systemNow } from './clock.js';
-import { toErrorResponse } from './http/error-envelope.js';
+import { GatewayError, toErrorResponse } from './http/error-envelope.js';
 import type { GatewayContext } from './context.js';
 import { GatewayEvents, clockStateOf, type GatewayEventSource } from './journal/gateway-events.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
@@ -27,6 +27,7 @@ import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 export type { GatewayOptions } from './config/options.js';
+export type { ReplayedAudio } from './journal/audio-replay.js';
 
 /** A simulated gateway. */
 export interface Gateway {
@@ -55,7 +56,7 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache).
+   * audio cache). Reads it whole through {@link openAudio}.
    *
    * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes; `undefined` when
    *   there is no entry `seq` (never made, or dropped by the bound or a reset), it is not a speech answer with
@@ -63,6 +64,19 @@ export interface Gateway {
    * @example const audio = await mock.gateway.audioOf(mock.journal.last()!.seq);
    */
   audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array } | undefined>;
+  /**
+   * The audio of the speech answer journaled as `seq`, as {@link audioOf} gives it, opened as a streamed body: it
+   * renders as it is read (from the cache, its chunks are at hand: `body.chunksNow()`), and nothing is rendered
+   * until it is. Behind the admin API's `GET /__mock/requests/<seq>/audio` (`docs/admin-api.md`).
+   *
+   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`), the body's length in bytes,
+   *   and the body.
+   * @throws {GatewayError} 404 whose message says why there is none: `No journal entry <seq>` (never made, or
+   *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, or `Journal
+   *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
+   * @example const { contentType, body } = gateway.openAudio(seq); for await (const chunk of body) write(chunk);
+   */
+  openAudio(seq: number): ReplayedAudio;
   /**
    * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters. Sends a
    * `scenario` event.
@@ -79,8 +93,8 @@ export interface Gateway {
    */
   reset(): void;
   /**
-   * Loads ahead what the first speech answer would otherwise wait for (the WebAssembly MP3 encoder, about
-   * 25–40 ms once per process). Optional; the standalone server does it once it listens.
+   * Loads ahead what the first speech answer would otherwise wait for (the WebAssembly MP3 encoder, once per
+   * process; bench/README.md, "Cold speech synthesis"). Optional; the standalone server does it once it listens.
    *
    * @example beforeAll(() => mock.gateway.warmUp());
    */
@@ -95,12 +109,17 @@ export interface Gateway {
   reportError(error: unknown, where: string): void;
 }
 
-/** Each gateway's shared state, for the core's own tests and tools; not part of the package's API. */
+/** Each gateway's shared state, for the simulator's own tests; not part of the package's API. */
 const contexts = new WeakMap<Gateway, GatewayContext>();
 
 /**
- * The shared state behind `gateway` (accounts, stores, catalog). Internal: for tests that check state no
- * request shows, such as a key's remaining balance.
+ * The shared state behind `gateway` (accounts, stores, catalog, audio renderer), for tests that check state no
+ * request or gateway method shows, such as a key's remaining balance or the audio cache's counters. Test-only:
+ * nothing in `src` calls it, and no entry point of the package exports it (tests reach it through
+ * `test/support/gateway-context.ts`).
+ *
+ * @internal
+ * @throws {TypeError} for an object `createGatewayOn` did not make.
  */
 export function contextOf(gateway: Gateway): GatewayContext {
   const context = contexts.get(gateway);
@@ -214,6 +233,11 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       context.accounts.reset();
       events.emit('reset', () => ({}));
       if (scenarios.defaultScenario !== before) announceScenario();
+    },
+    openAudio(seq) {
+      const audio = replaySpeech(journal, context.audio, seed, seq);
+      if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
+      return audio;
     },
     async audioOf(seq) {
       const audio = replaySpeech(journal, context.audio, seed, seq);
