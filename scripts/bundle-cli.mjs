@@ -1,11 +1,12 @@
-// Bundles the compiled CLI (dist/cli/index.js and everything it imports: the core, fastify, pino, zod, commander) into
-// one file, dist/bin/cli.js, that bin/mockrouter.js runs. One file instead of several hundred modules is most of
-// the start-up time saved (see the "CLI start" section of bench/README.md). Run by `npm run build` after tsc.
+// Bundles the compiled CLI (dist/cli/index.js and everything it imports: the core, the node:http server, pino, zod,
+// commander) into one file, dist/bin/cli.js, that bin/mockrouter.js runs. One file instead of several hundred
+// modules is most of the start-up time saved (see the "CLI start" section of bench/README.md). Run by
+// `npm run build` after tsc.
 //
-// Left outside the bundle: what the CLI loads only on demand (pino-pretty on a terminal, yaml for YAML files, the
-// MP3 encoder wasm-media-encoders, 780 KB, on the first MP3) and msw (never used by the CLI). dist/bin/ is two
-// folders below the package root, like src/node/package-files.ts, so the bundle finds the package's fixtures,
-// scenarios and package.json the same way.
+// Left outside the bundle: what the CLI loads only on demand (yaml for YAML files, the MP3 encoder
+// wasm-media-encoders, 780 KB, on the first MP3) and msw (never used by the CLI). dist/bin/ is two folders below
+// the package root, like src/node/package-files.ts, so the bundle finds the package's fixtures, scenarios and
+// package.json the same way.
 import { build } from 'esbuild';
 
 await build({
@@ -16,8 +17,8 @@ await build({
   format: 'esm',
   target: 'node22',
   packages: 'bundle',
-  external: ['msw', 'msw/*', 'pino-pretty', 'yaml', 'wasm-media-encoders'],
-  // CommonJS dependencies (fastify, pino) call require(); give the ES module bundle one.
+  external: ['msw', 'msw/*', 'yaml', 'wasm-media-encoders'],
+  // CommonJS dependencies (pino) call require(); give the ES module bundle one.
   banner: { js: "import { createRequire as __mockrouterRequire } from 'node:module'; const require = __mockrouterRequire(import.meta.url);" },
   legalComments: 'none',
   // Smaller to parse at start-up; identifiers keep their names (messages and plugin names stay readable).

@@ -1,0 +1,75 @@
+/**
+ * The request log's lines for a terminal: pino's JSON lines turned into one readable line each,
+ * `[HH:MM:ss.mmm] LEVEL: <message>` in local time, as `pino-pretty` printed them before the package dropped it
+ * (one small formatter instead of its 18 packages). The message of a request's line is
+ * `<method> <url> <status> <ms>ms[ scenario=<rule>][ <generation id>]`, of an unexpected error's
+ * `unexpected error in <where>: <error>` (`src/core/report-error.ts`), else pino's `msg`.
+ *
+ * @module
+ */
+
+/** pino's level numbers and their labels. */
+const LEVELS: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** ANSI colors of each label on a terminal (as pino-pretty's colorette gave them). */
+const LEVEL_COLORS: Readonly<Record<string, string>> = { TRACE: '90', DEBUG: '34', INFO: '32', WARN: '33', ERROR: '31', FATAL: '41' };
+
+/** What a pino JSON line holds (the fields the request log writes; others are ignored). */
+interface LogRecord {
+  level?: number;
+  time?: number;
+  msg?: string;
+  method?: string;
+  url?: string;
+  status?: number;
+  ms?: number;
+  scenario?: string;
+  generation_id?: string;
+  where?: string;
+  error?: string;
+}
+
+function twoDigits(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** The message of one record (see the module's description). */
+function messageOf(record: LogRecord): string {
+  if (record.method !== undefined) {
+    let line = `${record.method} ${record.url ?? ''} ${record.status ?? ''} ${record.ms ?? ''}ms`;
+    if (record.scenario) line += ` scenario=${record.scenario}`;
+    if (record.generation_id) line += ` ${record.generation_id}`;
+    return line;
+  }
+  if (record.where !== undefined) return `${record.msg ?? ''} in ${record.where}: ${record.error ?? ''}`;
+  return record.msg ?? '';
+}
+
+/**
+ * One pino JSON line (`line`, with or without its newline) as a readable line ending in `\n`; a line that is not
+ * JSON is returned as it is.
+ *
+ * @param colorize `true` to color the level label and the message (ANSI escapes), for a terminal.
+ */
+export function prettyLine(line: string, colorize: boolean): string {
+  let record: LogRecord;
+  try {
+    record = JSON.parse(line) as LogRecord;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const at = new Date(record.time ?? Date.now());
+  const time = `${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}:${twoDigits(at.getSeconds())}.${twoDigits(at.getMilliseconds(), 3)}`;
+  const label = LEVELS[record.level ?? 30] ?? 'USERLVL';
+  const message = messageOf(record);
+  if (!colorize) return `[${time}] ${label}: ${message}\n`;
+  return `[${time}] \u001b[${LEVEL_COLORS[label] ?? '0'}m${label}\u001b[39m: \u001b[36m${message}\u001b[39m\n`;
+}
+
+/**
+ * A pino destination that writes each line made readable ({@link prettyLine}) to `out`, synchronously as pino
+ * writes it.
+ */
+export function prettyDestination(out: NodeJS.WritableStream, colorize: boolean): { write(line: string): void } {
+  return { write: (line) => void out.write(prettyLine(line, colorize)) };
+}
