@@ -1,8 +1,8 @@
 /**
  * Where the first MP3 of a process spends its time, without HTTP: run by bench/speech.ts in a fresh process
  * (`node --import tsx bench/first-mp3.ts`). Times, in order, from `dist/`: importing the audio modules (the server
- * has done this before its ready line), importing `wasm-media-encoders`, the rest of `loadMp3Encoder()` (base64
- * decode, compile, instantiate), then the bench's sentence rendered through `byteChunks` piece by piece (the first
+ * has done this before its ready line), reading the installed `wasm-media-encoders/wasm/mp3` as the Node.js
+ * platform does, the rest of `loadMp3Encoder()` (compile, instantiate, initialize), then the bench's sentence rendered through `byteChunks` piece by piece (the first
  * piece is the tag frame plus opening LAME; the next ones synthesize and encode), then a second sentence (warm),
  * and a PCM sentence. Prints one JSON line ({@link FirstMp3Breakdown}).
  *
@@ -13,12 +13,14 @@ import type * as Stream from '../src/core/audio/stream.js';
 import type * as Plan from '../src/core/audio/plan.js';
 import type * as Voice from '../src/core/audio/voice.js';
 import type * as Mp3 from '../src/core/audio/mp3.js';
+import type * as NodePlatform from '../src/node/platform.js';
 import { sentence } from './texts.js';
 
 export interface FirstMp3Breakdown {
   importAudioMs: number;
-  importWasmPackageMs: number;
-  /** `loadMp3Encoder()` after the package import: base64 decode of the inlined wasm, compile, instantiate. */
+  /** Reading `wasm-media-encoders/wasm/mp3` (the Node.js platform's `mp3Wasm`, module import included). */
+  readWasmMs: number;
+  /** `loadMp3Encoder()` with those bytes: compile, instantiate, initialize. */
   instantiateMs: number;
   /** Planning the sentence. */
   planMs: number;
@@ -48,9 +50,10 @@ async function main(): Promise<void> {
     import(dist('stream.js')), import(dist('plan.js')), import(dist('voice.js')), import(dist('mp3.js')),
   ])) as [typeof Stream, typeof Plan, typeof Voice, typeof Mp3];
   const importAudioMs = lap();
-  await import('wasm-media-encoders');
-  const importWasmPackageMs = lap();
-  await loadMp3Encoder();
+  const { nodePlatform } = (await import(new URL('../dist/node/platform.js', import.meta.url).href)) as typeof NodePlatform;
+  const bytes = await nodePlatform.mp3Wasm();
+  const readWasmMs = lap();
+  await loadMp3Encoder(() => Promise.resolve(bytes));
   const instantiateMs = lap();
 
   const request = (n: number) => ({ input: sentence(n), voice: 'alloy', speed: 1, seed: 1 });
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
   const secondMp3Ms = secondOpenMs + lap();
   for (const _ of byteChunks(planSpeech(request(3)), getVoiceProfile('alloy'), 'pcm'));
   const pcmMs = lap();
-  const result: FirstMp3Breakdown = { importAudioMs, importWasmPackageMs, instantiateMs, planMs, openMs, encodeMs, secondOpenMs, secondMp3Ms, pcmMs };
+  const result: FirstMp3Breakdown = { importAudioMs, readWasmMs, instantiateMs, planMs, openMs, encodeMs, secondOpenMs, secondMp3Ms, pcmMs };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.disconnect?.();
 }

@@ -79,8 +79,8 @@ export function speechSection(s: SpeechResult, out: string[]): void {
     '',
     table([{ title: 'step' }, { title: 'ms', ...r }], ([
       ['import dist/core/audio modules (before ready)', 'importAudioMs'],
-      ["import('wasm-media-encoders')", 'importWasmPackageMs'],
-      ['loadMp3Encoder rest: base64 decode, compile, instantiate', 'instantiateMs'],
+      ['read wasm-media-encoders/wasm/mp3 (Node.js platform)', 'readWasmMs'],
+      ['loadMp3Encoder rest: compile, instantiate', 'instantiateMs'],
       ['plan the sentence', 'planMs'],
       ['first piece: tag frame + first LAME open', 'openMs'],
       ['synthesize + encode 3.7 s (first time: cold wasm/JIT)', 'encodeMs'],

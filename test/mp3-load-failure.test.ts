@@ -1,33 +1,24 @@
 /**
- * When the WebAssembly MP3 encoder cannot load (here: `wasm-media-encoders` replaced by a module whose loaders
- * reject, as a page whose Content-Security-Policy forbids compiling WebAssembly would make them), an MP3 speech
- * request is a 500 envelope naming the cause, not charged and leaving no generation record, and PCM still works;
- * once the loaders work again, a later MP3 request starts a new load and MP3 answers again; in both modes
- * (src/core/operations/speech.ts, `AudioRenderer.unavailable`, `retryMp3EncoderLoad`).
+ * When the WebAssembly MP3 encoder cannot load (here: `WebAssembly.instantiate` refuses, as in a page whose
+ * Content-Security-Policy forbids WebAssembly), an MP3 speech request is a 500 envelope naming the cause, not
+ * charged and leaving no generation record, and PCM still works; once instantiating works again, a later MP3
+ * request starts a new load and MP3 answers again; in both modes (src/core/operations/speech.ts,
+ * `AudioRenderer.unavailable`, `retryMp3EncoderLoad`).
  */
 import { MPEGDecoder } from 'mpg123-decoder';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MP3_RETRY_INTERVAL_MS } from '../src/core/audio/mp3.js';
-import type * as Mp3Package from '../src/core/audio/mp3-package.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, speech } from './support/stateful.js';
 
 const REFUSAL = "WebAssembly.instantiate(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not allowed";
 
-/** Whether the package's loaders refuse (as under such a policy), or load the real encoder. */
-const encoder = vi.hoisted(() => ({ refuse: true }));
+/** Whether instantiating WebAssembly is refused (as under such a policy), or works. */
+const encoder = { refuse: true };
 
-vi.mock('../src/core/audio/mp3-package.js', async (importOriginal) => {
-  const real = await importOriginal<typeof Mp3Package>();
-  const refusal = () => Promise.reject(new Error(REFUSAL));
-  const createMp3Encoder = () => (encoder.refuse ? refusal() : real.createMp3Encoder());
-  // mp3-wasm.ts reads the inlined wasm from this function's source text; keep the real one's.
-  createMp3Encoder.toString = () => String(real.createMp3Encoder);
-  return {
-    createEncoder: (...args: Parameters<typeof real.createEncoder>) => (encoder.refuse ? refusal() : real.createEncoder(...args)),
-    createMp3Encoder,
-  };
-});
+const instantiate = WebAssembly.instantiate.bind(WebAssembly);
+vi.spyOn(WebAssembly, 'instantiate').mockImplementation(((...args: Parameters<typeof instantiate>) =>
+  encoder.refuse ? Promise.reject(new Error(REFUSAL)) : instantiate(...args)) as typeof instantiate);
 
 const BODY = { model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' };
 

@@ -1,13 +1,15 @@
 /**
  * The browser platform of the core (`src/core/platform.ts`): the package's fixtures and built-in scenarios bundled
- * as data (JSON modules your bundler inlines), and no file reading, so options that name files or folders are
- * refused with an `OptionsError`.
+ * as data (JSON modules your bundler inlines), the MP3 encoder's WebAssembly bundled as a base64 module loaded on
+ * the first MP3 (a chunk of its own where your bundler splits dynamic imports), and no file reading, so options
+ * that name files or folders are refused with an `OptionsError`.
  *
  * @module
  */
 import builtins from '../../scenarios/builtins.json' with { type: 'json' };
 import generations from '../../fixtures/generations.json' with { type: 'json' };
 import models from '../../fixtures/models.json' with { type: 'json' };
+import { bundledMp3Wasm } from '../core/audio/lame-wasm.js';
 import { fixturesOf } from '../core/config/validate-fixtures.js';
 import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
 import type { Platform } from '../core/platform.js';
@@ -21,4 +23,5 @@ export const browserPlatform: Platform = {
   // The package's own fixtures are validated by its tests (`test/fixtures.test.ts`), not at run time.
   defaultFixtures: () => (fixtures ??= fixturesOf(models as unknown as ModelsFile, generations as unknown as GenerationsFile)),
   builtinScenarios: () => (scenarios ??= parseBuiltinScenarios((builtins as { scenarios: BuiltinScenarioData[] }).scenarios)),
+  mp3Wasm: bundledMp3Wasm,
 };

@@ -197,7 +197,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, options.maxGenerations ?? DEFAULT_MAX_GENERATIONS),
-    audio: createAudioRenderer(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }),
+    audio: createAudioRenderer({ mp3Wasm: platform.mp3Wasm, ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }) }),
     ids: createGenerationIds(seed),
     seed,
     clock,

@@ -1,11 +1,12 @@
 /**
  * What the core takes from the platform it runs on, the one place Node.js and browsers differ: where the package's
- * own data comes from (read from the package's files in Node.js, bundled in browsers), and reading the files and
- * folders that options may name (Node.js only). `src/node/platform.ts` and `src/browser/platform.ts` implement it.
+ * own data and the MP3 encoder's WebAssembly come from (read from the package's files in Node.js, bundled in
+ * browsers), and reading the files and folders that options may name (Node.js only). `src/node/platform.ts` and `src/browser/platform.ts` implement it.
  *
  * @module
  */
 import type { KeyEntryOutput } from './accounts/accounts.js';
+import type { Mp3WasmSource } from './audio/mp3.js';
 import type { Fixtures } from './config/fixture-schema.js';
 import type { LoadedScenario } from './scenarios/parse.js';
 
@@ -27,6 +28,11 @@ export interface Platform {
   defaultFixtures(): Fixtures;
   /** The package's built-in scenarios (`scenarios/builtins.json`), read on first use. */
   builtinScenarios(): readonly LoadedScenario[];
+  /**
+   * The bytes of `wasm-media-encoders/wasm/mp3` (LAME compiled to WebAssembly), read when the process's MP3 encoder
+   * first loads (`src/core/audio/mp3-wasm.ts`); rejects with the platform's error (a missing or unreadable file).
+   */
+  readonly mp3Wasm: Mp3WasmSource;
   /** Reading files and folders named by options; absent where there is no file system (browsers). */
   readonly files?: PlatformFiles | undefined;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** The package root, as a `file:` URL ending in `/`. */
@@ -28,4 +29,15 @@ export const PACKAGE_DIR: string = fileURLToPath(PACKAGE_ROOT);
  */
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The installed `wasm-media-encoders/wasm/mp3` (LAME compiled to WebAssembly), an absolute path, resolved through
+ * the package's `exports` from this package, as `import` would resolve it.
+ *
+ * @throws {Error} (`MODULE_NOT_FOUND`, `ERR_PACKAGE_PATH_NOT_EXPORTED`) when `wasm-media-encoders` is not installed
+ *   or does not export the file (a broken install).
+ */
+export function mp3WasmFile(): string {
+  return createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3');
 }

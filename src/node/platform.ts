@@ -1,18 +1,22 @@
 /**
  * The Node.js platform of the core (`src/core/platform.ts`): the package's fixtures and built-in scenarios read
- * from its files, and the files and folders that options name.
+ * from its files, the MP3 encoder's WebAssembly read from the installed `wasm-media-encoders`, and the files and
+ * folders that options name.
  *
  * @module
  */
 import type { Platform } from '../core/platform.js';
+import { readFile } from 'node:fs/promises';
 import { loadFixtures } from './fixtures.js';
 import { loadKeys } from './keys.js';
+import { mp3WasmFile } from './package-files.js';
 import { loadBuiltinScenarios, loadScenarioDir, loadScenarioFile } from './scenarios.js';
 
 /** Node.js: the package's own files, and every option that names a file or folder. */
 export const nodePlatform: Platform = {
   defaultFixtures: () => loadFixtures(),
   builtinScenarios: loadBuiltinScenarios,
+  mp3Wasm: async () => new Uint8Array(await readFile(mp3WasmFile())),
   files: {
     fixtures: (dir) => loadFixtures(dir),
     keys: (file) => loadKeys(file),

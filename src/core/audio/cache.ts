@@ -11,9 +11,8 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Default byte budget: 8 MiB (about 3 minutes of PCM at 48,000 bytes a second, or 17 minutes of MP3 at 8,000 bytes
- * a second). Cached bodies are off-heap buffers that stay resident; the earlier default, 24 MiB, added about 14 MB
- * to the standalone server's RSS after the 100,000 mixed requests of `npm run bench` (median of 3 runs 192 MB,
- * against 206 MB over 8 runs; bench/README.md, "Resident memory").
+ * a second). Cached bodies are off-heap buffers that stay resident, so the budget is part of the standalone
+ * server's resident memory (bench/README.md, "Resident memory", for how the default was chosen).
  */
 export const DEFAULT_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 

@@ -13,7 +13,7 @@
 import { ChunkedBody } from '../http/body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
-import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad, type Mp3WasmSource } from './mp3.js';
 import { planSpeech } from './plan.js';
 import { RenderJob, SpeechStream } from './render-job.js';
 import { encodedByteLength, renderBytes } from './stream.js';
@@ -65,13 +65,15 @@ export interface OpenedAudio {
 }
 
 /**
- * Cache limits for {@link createAudioRenderer}: `maxCacheBytes` (default
- * 8 MiB; counts audio bytes plus 2 bytes per key character) and
- * `maxCacheEntries` (default 1000; 0 disables caching).
+ * Options of {@link createAudioRenderer}: cache limits `maxCacheBytes` (default 8 MiB; counts audio bytes plus 2
+ * bytes per key character) and `maxCacheEntries` (default 1000; 0 disables caching), and `mp3Wasm`, where the MP3
+ * encoder's WebAssembly comes from if this renderer loads it first (the platform's `mp3Wasm`,
+ * `src/core/platform.ts`; default the copy bundled with the package).
  */
 export interface AudioRendererOptions {
   maxCacheBytes?: number;
   maxCacheEntries?: number;
+  mp3Wasm?: Mp3WasmSource;
 }
 
 /**
@@ -107,7 +109,7 @@ export interface AudioRenderer {
   /**
    * Renders (or returns the cached rendering of) a request, whole. Identical requests
    * (same input, voice (case-insensitive), speed, seed and format) return the
-   * same object. For MP3 the encoder must be loaded first (`await warmUp()`; after about a thousand MP3 renders
+   * same object. For MP3 the encoder must be loaded first (`await warmUp()`; after many MP3 renders
    * an idle encoder instance is renewed, and must be loaded again).
    *
    * @throws RangeError if `speed` is not a finite number in [0.25, 4].
@@ -116,7 +118,7 @@ export interface AudioRenderer {
    */
   render(req: AudioRequest): RenderedAudio;
   /**
-   * Loads what the first MP3 would otherwise wait for (the WebAssembly encoder, about 25–40 ms once per process).
+   * Loads what the first MP3 would otherwise wait for (the WebAssembly encoder, once per process).
    * Optional: an MP3 render loads it itself.
    */
   warmUp(): Promise<void>;
@@ -143,10 +145,8 @@ function cacheKey(req: AudioRequest): string {
 }
 
 /**
- * Creates a speech renderer with its own LRU cache.
- *
- * Costs on a miss (2-core machine, Node 20): planning ≈ 0.1 ms per 1,000 characters; synthesis ≈ 1 ms per 10 s of
- * audio; PCM encoding is free (a view); MP3 encoding (LAME in WebAssembly) ≈ 40–60 ms per 10 s warm.
+ * Creates a speech renderer with its own LRU cache. On a miss it plans, synthesizes and (for MP3) encodes; what each
+ * step costs is measured by `npm run bench` (`bench/README.md`).
  *
  * @param options - cache limits; see {@link AudioRendererOptions}.
  * @throws RangeError if a limit is negative or NaN.
@@ -219,10 +219,10 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       cache.set(key, result);
       return result;
     },
-    warmUp: () => loadMp3Encoder(),
+    warmUp: () => loadMp3Encoder(options.mp3Wasm),
     unavailable(format) {
       const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;
-      if (failure) retryMp3EncoderLoad();
+      if (failure) retryMp3EncoderLoad(options.mp3Wasm);
       return failure;
     },
     clear(): void {

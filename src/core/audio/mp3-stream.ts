@@ -47,9 +47,8 @@ export interface Mp3Stream {
 }
 
 /**
- * Opens an encoder for one stream of exactly `totalSamples` samples. Costs LAME's initialization, about 1.3 ms once warm
- * (up to about 8 ms for the first few in a process), and 1.9 MB of WebAssembly memory until `finish()` or
- * `abort()`.
+ * Opens an encoder for one stream of exactly `totalSamples` samples. Costs LAME's initialization and its state in
+ * WebAssembly memory (with the C side's fixed 1.8 MB output buffer) until `finish()` or `abort()`.
  *
  * @param totalSamples - the stream's sample count, a non-negative integer.
  * @throws Error if `loadMp3Encoder()` has not resolved; RangeError if `totalSamples` is not a non-negative

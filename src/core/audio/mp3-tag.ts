@@ -21,7 +21,6 @@ import { SAMPLE_RATE } from './format.js';
  * Bitrate in kbps. 64 kbps is the lowest MPEG-2 bitrate whose frame (192 bytes at 24 kHz) holds a complete
  * Xing "Info" header with its 100-byte seek table plus the LAME extension, so the tag is laid out as LAME lays
  * it out, and 192 bytes is a whole number, so every frame has the same length. Size: 8,000 bytes per second.
- * LAME 3.100 in WebAssembly encodes it at 170–250× real time (`bench/encoders.ts`).
  */
 export const MP3_BITRATE_KBPS = 64;
 

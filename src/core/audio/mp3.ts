@@ -10,14 +10,20 @@
  * Incremental: the length and the tag depend only on the sample count, so a response can send a
  * stream's `header` and its `Content-Length` (`mp3ByteLength`) before any audio exists, then the bytes of its
  * `encode()` as samples are rendered (`createMp3Stream`). The bytes do not depend on how the samples are split.
- *
- * Cost (2-core box, Node.js 22; `bench/encoders.ts`): 170–250× real time warm (4–6 ms per second of
- * audio; the first encode in a process about twice that), loading the encoder 25–40 ms once per process.
+ * Encoding speed: `bench/encoders.ts` and `bench/README.md`.
  *
  * @module
  */
 
-export { MP3_RETRY_INTERVAL_MS, loadMp3Encoder, mp3EncoderFailure, mp3EncoderReady, retryMp3EncoderLoad } from './mp3-wasm.js';
+export {
+  MP3_RETRY_INTERVAL_MS,
+  loadMp3Encoder,
+  mp3EncoderFailure,
+  mp3EncoderReady,
+  retryMp3EncoderLoad,
+  type Mp3WasmSource,
+} from './mp3-wasm.js';
+export { bundledMp3Wasm } from './lame-wasm.js';
 export { type Mp3Stream, createMp3Stream, encodeMp3 } from './mp3-stream.js';
 export {
   MP3_BITRATE_KBPS,

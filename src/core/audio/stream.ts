@@ -1,6 +1,6 @@
 /**
- * Speech bytes piece by piece: a plan's samples synthesized and encoded about 0.5 s of audio at a time (well
- * under 10 ms each to synthesize and MP3-encode), for the render jobs of `render-job.ts` that stream them.
+ * Speech bytes piece by piece: a plan's samples synthesized and encoded about 0.5 s of audio at a time, for the
+ * render jobs of `render-job.ts` that stream them.
  *
  * The pieces concatenated are exactly the whole render's bytes ({@link renderBytes}): the same request and seed
  * give the same bytes streamed or whole, in either mode.

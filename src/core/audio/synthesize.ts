@@ -27,7 +27,7 @@ const PEAK = PEAK_LEVEL * 32767;
  * Synthesizes the request as 16-bit mono samples at 24,000 Hz.
  *
  * Deterministic: the same request (input, voice, speed, seed) always gives the
- * same samples. Runs at roughly 1 ms per 10 s of audio.
+ * same samples.
  *
  * @param req - see {@link SynthesisRequest}.
  * @returns `round(code points / 15 / speed × 24000)` samples (at least 2400,
@@ -60,7 +60,7 @@ export const CHUNK_SAMPLES = 12_000;
 /**
  * Renders a plan piece by piece, for streaming: consecutive chunks of about `targetSamples` samples (a chunk
  * ends where no burst is sounding, so it may be longer by up to one burst), which concatenated equal the whole
- * render sample for sample. Rendering a chunk takes well under 1 ms.
+ * render sample for sample.
  *
  * @param plan - timeline from {@link planSpeech}.
  * @param voice - from {@link getVoiceProfile}.
