@@ -108,8 +108,8 @@ export function writeResult(raw: ServerResponse, result: CoreResponse): void {
 
 /**
  * `headers` as the flat `[name, value, ...]` list `writeHead` takes (Node validates each pair as for an object, but
- * skips building its own map; bench/README.md, "Sending a response"), with `Content-Length` last when given (a
- * `Content-Length` of `headers` is then left out, as the spread of an object would have overwritten it).
+ * skips building its own map: bench/README.md, "Figures once kept in docstrings"), with `Content-Length` last when
+ * given (a `Content-Length` of `headers` is then left out, as the spread of an object would have overwritten it).
  */
 function headerList(headers: Readonly<Record<string, string>>, contentLength?: string): string[] {
   const list: string[] = [];
