@@ -14,7 +14,8 @@
  */
 import { createGateway } from './node/create-gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
-import { assertMswCompatible } from './msw/compat.js';
+import { assertMswCompatible, assertMswInstalled, requireMsw } from './msw/compat.js';
+import { provideMswHttp } from './msw/msw-http.js';
 import { mockRouterOf, type MockRouterBase, type MockRouterOptions } from './msw/mock-router.js';
 
 /** A mock gateway for in-process use in Node.js (see {@link MockRouterBase} for its members). */
@@ -40,6 +41,7 @@ export interface MockRouter extends MockRouterBase {
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   assertMswCompatible();
+  provideMswHttp(requireMsw().http);
   return { ...mockRouterOf(createGateway(options), options), attach: attachToServer };
 }
 
@@ -59,4 +61,7 @@ export type { Clock } from './core/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';
 export { attachToServer, type MswServerEvents } from './msw/attach.js';
-export { errorOnUnhandled, MswCompatibilityError } from './msw/compat.js';
+export { errorOnUnhandled, MswCompatibilityError, MswMissingError } from './msw/compat.js';
+
+// Without msw, importing this entry fails here, with one error that says how to install it.
+assertMswInstalled();

@@ -2,11 +2,15 @@
  * The package's entry points load from CommonJS as well as from ES modules: `exports` (package.json) gives each one
  * a `default` target, so `require('mockrouter')` gets the ES module through Node's `require(esm)` (Node.js 20.19
  * and 22.12 on) instead of `ERR_PACKAGE_PATH_NOT_EXPORTED`. Run in a child process through the package's
- * self-reference, on `dist/` (built by `npm test`).
+ * self-reference, on `dist/` (built by `npm test`). Installed without msw (an optional peer), the main entry fails
+ * on import with one error that says `npm i -D msw`, and `mockrouter/server` still loads.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,5 +30,51 @@ describe('the package from CommonJS', () => {
     ['mockrouter/server', 'ScenarioError'],
   ])('require(%j) gives %s', (id, name) => {
     expect(requireFromCommonJs(id, name)).toBe('function');
+  });
+});
+
+describe('the package installed without msw', () => {
+  /** A project folder whose node_modules holds a copy of the package and its dependencies (linked), but no msw. */
+  let project: string;
+
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), 'mockrouter-no-msw-'));
+    const modules = join(project, 'node_modules');
+    const own = join(modules, 'mockrouter');
+    mkdirSync(own, { recursive: true });
+    // A copy, not a link: Node resolves a linked package from its real folder, whose node_modules has msw.
+    for (const entry of ['package.json', 'dist', 'fixtures', 'scenarios']) cpSync(join(ROOT, entry), join(own, entry), { recursive: true });
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const name of Object.keys(pkg.dependencies)) {
+      mkdirSync(join(modules, name, '..'), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+    }
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  /** Runs a script in the project folder: its exit status and stderr. */
+  const run = (type: 'module' | 'commonjs', script: string) => {
+    const child = spawnSync(process.execPath, ['--no-warnings', `--input-type=${type}`, '-e', script], { cwd: project, encoding: 'utf8' });
+    return { status: child.status, stdout: child.stdout.trim(), stderr: child.stderr };
+  };
+
+  it.each([
+    ['import', 'module', "await import('mockrouter')"],
+    ['require', 'commonjs', "require('mockrouter')"],
+  ] as const)('%s(\'mockrouter\') throws one MswMissingError that says npm i -D msw', (_how, type, script) => {
+    const { status, stderr } = run(type, script);
+    expect(status).not.toBe(0);
+    expect(stderr).toContain('MswMissingError');
+    expect(stderr).toContain('npm i -D msw');
+    expect(stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+  });
+
+  it('the error is catchable and names itself', () => {
+    const { stdout } = run('module', "try { await import('mockrouter'); } catch (e) { console.log(e.name + ': ' + e.message); }");
+    expect(stdout).toMatch(/^MswMissingError: .*npm i -D msw/);
+  });
+
+  it('mockrouter/server loads without msw', () => {
+    expect(run('module', "const m = await import('mockrouter/server'); console.log(typeof m.startServer);").stdout).toBe('function');
   });
 });

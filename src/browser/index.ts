@@ -16,9 +16,11 @@
  *
  * @module
  */
+import { http } from 'msw';
 import type { GatewayOptions } from '../core/config/options.js';
 import { createGatewayOn, type Gateway } from '../core/gateway.js';
 import { mockRouterOf, type MockRouterBase, type MockRouterOptions } from '../msw/mock-router.js';
+import { provideMswHttp } from '../msw/msw-http.js';
 import { browserPlatform } from './platform.js';
 
 /**
@@ -39,6 +41,7 @@ export type BrowserMockRouter = MockRouterBase;
  *   would be read (`fixtures`, `keys`, `scenarios`, a `scenario` path).
  */
 export function createMockRouter(options: BrowserMockRouterOptions = {}): BrowserMockRouter {
+  provideMswHttp(http);
   return mockRouterOf(createGatewayOn(browserPlatform, options), options);
 }
 

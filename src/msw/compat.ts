@@ -1,5 +1,8 @@
 /**
- * Which msw runs on which Node.js: msw 3 declares `"engines": { "node": ">=22.12.0" }` in its package.json and
+ * Whether msw is installed, loading it, and which msw runs on which Node.js. The main entry (`src/index.ts`) needs
+ * msw, an optional peer dependency: importing it without msw fails at once with {@link MswMissingError} (saying
+ * `npm i -D msw`) rather than Node's `ERR_MODULE_NOT_FOUND`, and msw itself loads on the first `createMockRouter`
+ * ({@link requireMsw}). msw 3 declares `"engines": { "node": ">=22.12.0" }` in its package.json and
  * calls `Promise.withResolvers` (Node.js 22+) while it handles a request, so on an older Node.js the in-process
  * handlers fail on the first request with `Promise.withResolvers is not a function`. `createMockRouter`
  * (src/index.ts) checks first and fails at once with {@link MswCompatibilityError}, naming the versions.
@@ -7,6 +10,47 @@
  * @module
  */
 import { createRequire } from 'node:module';
+import type * as Msw from 'msw';
+
+const require = createRequire(import.meta.url);
+
+/** msw is not installed where the package can see it; the message says how to install it. */
+export class MswMissingError extends Error {
+  override name = 'MswMissingError';
+}
+
+/** {@link MswMissingError}'s message. */
+export const MSW_MISSING_MESSAGE =
+  "mockrouter's in-process handlers need msw, which is not installed: npm i -D msw " +
+  "(the standalone server, mockrouter/server and the npx mockrouter command, does not need it)";
+
+/**
+ * Checks that msw resolves from this package, as its handlers resolve it; resolving reads a few `package.json`
+ * files and loads nothing.
+ *
+ * @throws {MswMissingError} when it does not (with Node's error as `cause`).
+ */
+export function assertMswInstalled(): void {
+  try {
+    require.resolve('msw');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND') throw new MswMissingError(MSW_MISSING_MESSAGE, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * The installed msw's main module, loaded on first call. Through `require`, which on the Node.js versions this
+ * package supports (20.19 and 22.12 on) loads msw's ES module build (msw 2's `module-sync` export condition; msw 3
+ * is ES modules only): the same module instance an `import 'msw/node'` of the program under test shares, so
+ * `setupServer` takes the handlers as its own.
+ *
+ * @throws {MswMissingError} when msw is not installed.
+ */
+export function requireMsw(): typeof Msw {
+  assertMswInstalled();
+  return require('msw') as typeof Msw;
+}
 
 /** The oldest Node.js msw 3 runs on, from msw 3's `engines.node` (`>=22.12.0`), as `[major, minor]`. */
 const MSW3_MIN_NODE: readonly [number, number] = [22, 12];
@@ -55,7 +99,7 @@ let installedMsw: { version: string | undefined } | undefined;
 export function installedMswVersion(): string | undefined {
   if (installedMsw === undefined) {
     try {
-      const pkg = createRequire(import.meta.url)('msw/package.json') as { version?: unknown };
+      const pkg = require('msw/package.json') as { version?: unknown };
       installedMsw = { version: typeof pkg.version === 'string' ? pkg.version : undefined };
     } catch {
       installedMsw = { version: undefined };

@@ -4,14 +4,18 @@
  *
  * @module
  */
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { Options } from '../core/config/options.js';
 import { corsPolicyOf } from '../core/http/cors.js';
 import { toErrorResponse } from '../core/http/error-envelope.js';
 import { frontDoor } from '../core/http/api-front-door.js';
 import type { Gateway } from '../core/gateway.js';
 import { ROUTES, interceptPattern } from '../core/http/routes.js';
-import { toCoreRequest, toHttpResponse } from './convert.js';
+import type * as Convert from './convert.js';
+import { mswHttp } from './msw-http.js';
+
+/** The msw response side (`HttpResponse`, `delay`), loaded with the first request rather than with the package. */
+let convert: Promise<typeof Convert> | undefined;
 
 /** The real gateway's base URL, matched by the fallback handler. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -27,6 +31,7 @@ export type HandlerOptions = Pick<Options, 'cors'>;
 function respond(gateway: Gateway, options: HandlerOptions) {
   const answer = frontDoor(gateway, { cors: corsPolicyOf(options.cors) });
   return async ({ request }: { request: Request }) => {
+    const { toCoreRequest, toHttpResponse } = await (convert ??= import('./convert.js'));
     const where = () => `${request.method} ${new URL(request.url).pathname}`;
     try {
       const result = answer(await toCoreRequest(request));
@@ -72,5 +77,6 @@ const PATTERNS: readonly RegExp[] = [
  */
 export function createHandlers(gateway: Gateway, options: HandlerOptions = {}): HttpHandler[] {
   const resolver = respond(gateway, options);
+  const http = mswHttp();
   return PATTERNS.map((pattern) => http.all(pattern, resolver));
 }
