@@ -15,14 +15,23 @@ export interface StartResult {
   readyMs: number[];
   /** Spawn to exit of `node -e 0` (Node.js's own start, the floor of any CLI), ms, in order, as many times. */
   nodeMs: number[];
+  /**
+   * Spawn to exit of `node --input-type=module -e "await import('<dist/index.js>')"` (the main entry, msw installed
+   * but not loaded by the import), ms, in order, as many times.
+   */
+  importMs: number[];
 }
+
+/** The package's main entry, built. */
+const MAIN_ENTRY = new URL('../dist/index.js', import.meta.url).href;
 
 /**
  * Spawns `node bin/mockrouter.js --port 0 --quiet` (plus `--host 127.0.0.1`, its default) `times` times, one
  * after the other, and times each from `spawn()` to the ready line on its stdout. Each is stopped before the
  * next starts. Like the other servers it preloads the tiny exit-with-parent module (a `data:` URL, about a
  * millisecond), so none is left behind if the bench is killed mid-start. Before them, `node -e 0` runs as
- * many times (spawn to exit), the part of each start that is Node.js's own.
+ * many times (spawn to exit), the part of each start that is Node.js's own, each followed by a process that only
+ * imports the main entry (`import('mockrouter')`, spawn to exit).
  *
  * @param times how many starts of each (the bench's default: 10, `BENCH_STARTS`).
  * @returns the times in ms, in run order ({@link StartResult}).
@@ -30,12 +39,17 @@ export interface StartResult {
  */
 export async function measureStart(times: number): Promise<StartResult> {
   const nodeMs: number[] = [];
-  for (let i = 0; i < times; i++) {
+  const importMs: number[] = [];
+  const timeExit = async (args: string[], what: string): Promise<number> => {
     const started = performance.now();
-    const child = spawnChild(['-e', '0']);
+    const child = spawnChild(args);
     const [code] = (await once(child, 'exit')) as [number | null];
-    if (code !== 0) throw new Error(`node -e 0 exited with ${code}`);
-    nodeMs.push(performance.now() - started);
+    if (code !== 0) throw new Error(`${what} exited with ${code}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < times; i++) {
+    nodeMs.push(await timeExit(['-e', '0'], 'node -e 0'));
+    importMs.push(await timeExit(['--input-type=module', '-e', `await import(${JSON.stringify(MAIN_ENTRY)})`], "import('mockrouter')"));
   }
   const readyMs: number[] = [];
   for (let i = 0; i < times; i++) {
@@ -45,7 +59,7 @@ export async function measureStart(times: number): Promise<StartResult> {
     readyMs.push(performance.now() - started);
     await stopChild(child);
   }
-  return { readyMs, nodeMs };
+  return { readyMs, nodeMs, importMs };
 }
 
 /** Memory of a process from `/proc/<pid>/status`, bytes; `null` without procfs. */

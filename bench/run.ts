@@ -39,6 +39,8 @@ const GOALS = {
   coldMp3TimesRealTime: 200,
   inProcessOverTrivial: 2,
   cliReadyMs: 300,
+  /** `import('mockrouter')` more than `node -e 0`, medians, ms. */
+  importOverNodeMs: 150,
   rssBytes: 150e6,
 } as const;
 
@@ -384,6 +386,7 @@ function startSection(start: StartResult, out: string[]): void {
     '',
     `median ${ms(median(t))} ms, min ${ms(Math.min(...t))} ms, max ${ms(Math.max(...t))} ms, first ${ms(t[0]!)} ms (all: ${t.map((x) => x.toFixed(0)).join(', ')})`,
     `beside it, node -e 0 (spawn to exit), ${start.nodeMs.length} times: median ${ms(median(start.nodeMs))} ms, min ${ms(Math.min(...start.nodeMs))} ms, max ${ms(Math.max(...start.nodeMs))} ms; mockrouter's own share of the median: ${ms(median(t) - median(start.nodeMs))} ms`,
+    `import('mockrouter') (dist/index.js, a process that only imports it; spawn to exit), ${start.importMs.length} times: median ${ms(median(start.importMs))} ms, min ${ms(Math.min(...start.importMs))} ms, max ${ms(Math.max(...start.importMs))} ms; more than node -e 0: ${ms(median(start.importMs) - median(start.nodeMs))} ms`,
   );
 }
 
@@ -481,6 +484,8 @@ function goalsSection(res: Results, out: string[]): void {
     const max = Math.max(...t);
     goal(`CLI listening ≤ ${GOALS.cliReadyMs} ms after start: median`, `${ms(med)} ms`, med <= GOALS.cliReadyMs, med / GOALS.cliReadyMs);
     goal(`CLI listening ≤ ${GOALS.cliReadyMs} ms after start: slowest of ${t.length}`, `${ms(max)} ms`, max <= GOALS.cliReadyMs, max / GOALS.cliReadyMs);
+    const imported = median(res.start.importMs) - median(res.start.nodeMs);
+    goal(`import('mockrouter') ≤ ${GOALS.importOverNodeMs} ms more than node -e 0: medians`, `${ms(imported)} ms`, imported <= GOALS.importOverNodeMs, imported / GOALS.importOverNodeMs);
   }
   if (res.memory?.afterLoad) {
     const rss = res.memory.afterLoad.rss;
