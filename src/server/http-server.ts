@@ -109,39 +109,36 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const own = (request: IncomingMessage, result: CoreResponse) => answer.withCors({ path: pathOf(request.url), headers: request.headers }, result);
   const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
 
+  /** What each response was answered with, for its log line (only with a logger). */
+  const answered = new WeakMap<ServerResponse, CoreResponse>();
+  const reply = (response: ServerResponse, result: CoreResponse): void => {
+    if (logger) answered.set(response, result);
+    sendResult(response, result, report);
+  };
+  const respond = (request: IncomingMessage, response: ServerResponse, body: Uint8Array | undefined): void => {
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
+    if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && !request.headers.host) reply(response, own(request, hostRequired()));
+    else reply(response, answer(toCoreRequest(request, body)));
+  };
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
-    let answered: CoreResponse | undefined;
     if (logger) {
       const start = performance.now();
       const log = () => {
         response.off('finish', log);
         response.off('error', log);
-        logRequest(logger, request, response, start, answered);
+        logRequest(logger, request, response, start, answered.get(response));
       };
       response.on('finish', log);
       response.on('error', log);
     }
-    const send = (result: CoreResponse) => {
-      answered = result;
-      sendResult(response, result, report);
-    };
-    const respond = (body: Uint8Array | undefined) => {
-      // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
-      if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && !request.headers.host) send(own(request, hostRequired()));
-      else send(answer(toCoreRequest(request, body)));
-    };
     const url = request.url ?? '/';
-    if (!pathDecodes(url)) {
-      send(own(request, badUrl(url)));
-      return;
+    if (!pathDecodes(url)) reply(response, own(request, badUrl(url)));
+    else if (!hasRequestBody(request)) respond(request, response, undefined);
+    else {
+      readRequestBody(request)
+        .then((read) => ('refused' in read ? reply(response, own(request, read.refused)) : respond(request, response, read.body)))
+        .catch((error: unknown) => report(error, `request ${request.method ?? ''} ${pathOf(url)}`));
     }
-    if (!hasRequestBody(request)) {
-      respond(undefined);
-      return;
-    }
-    readRequestBody(request)
-      .then((read) => ('refused' in read ? send(own(request, read.refused)) : respond(read.body)))
-      .catch((error: unknown) => report(error, `request ${request.method ?? ''} ${pathOf(url)}`));
   };
 
   const server = createServer(
