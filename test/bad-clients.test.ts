@@ -1,6 +1,6 @@
 /**
  * Clients that misbehave at the socket level against the standalone server with small timeouts
- * (`SERVER_TIMEOUTS` in src/server/app.ts: `headers`, `request`, `idle`, `keepAlive`). The server runs in its own
+ * (`SERVER_TIMEOUTS` in src/server/timeouts.ts: `headers`, `request`, `idle`, `keepAlive`). The server runs in its own
  * process (test/support/instrumented-server.ts) so its open TCP connections, active handles (sockets, timers)
  * and heap after a forced GC can be read without the test's own sockets in the count.
  *
@@ -23,7 +23,7 @@ import type { ScenarioDefinition } from '../src/core/scenarios/schema.js';
 import { openSockets, startInstrumented, type InstrumentedServer, type ServerStats } from './support/instrumented.js';
 
 const TIMEOUTS = { headers: 300, request: 500, idle: 1000, keepAlive: 200 } as const;
-/** Node checks `headers` and `request` this often (src/server/app.ts: headers / 4, 50 ms to 1 s). */
+/** Node checks `headers` and `request` this often (src/server/http-server.ts: headers / 4, 50 ms to 1 s). */
 const CHECK_INTERVAL = Math.max(50, Math.min(1000, Math.floor(TIMEOUTS.headers / 4)));
 /** Node 20+ keeps an idle keep-alive socket this much longer than `keepAliveTimeout` (HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
 const NODE_KEEP_ALIVE_BUFFER = 1000;

@@ -231,7 +231,7 @@ describe('CORS, what only the standalone server shows', () => {
     expect(res.headers.get('transfer-encoding')).toBeNull();
   });
 
-  it("adds the headers to fastify's own errors (a body over 1 MiB)", async () => {
+  it("adds the headers to the server's own errors (a body over 1 MiB)", async () => {
     const res = await fetch(`${server.baseUrl}/audio/speech`, {
       method: 'POST',
       headers: { ...auth(), 'Content-Type': 'application/json', Origin: PAGE },

@@ -105,7 +105,7 @@ describe.each(modes)('the journal keeps no credential ($name)', (mode) => {
 });
 
 describe('errors repeat no credential (server)', () => {
-  it('the envelope of a URL fastify cannot read quotes it with the admin token and keys redacted', async () => {
+  it('the envelope of a URL the server cannot read quotes it with the admin token and keys redacted', async () => {
     const server = await startServer({ port: 0, adminToken: SECRET });
     try {
       for (const path of [`/__mock/ui%zz?token=${SECRET}`, `/api/v1/models%?x=1&key=${SECRET}`]) {
