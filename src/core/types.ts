@@ -82,11 +82,6 @@ export interface CoreResponse {
    * delayed answer was sent. Adapters that know nothing more call it without an argument.
    */
   readonly onDone?: ((outcome?: ResponseOutcome) => void) | undefined;
-  /**
-   * @deprecated The body's {@link StreamedBody.abandoned}, the same signal: kept only until `src/server/send.ts`
-   *   reads it there; nothing else sets or reads it.
-   */
-  readonly abandon?: AbortSignal | undefined;
 }
 
 /**

@@ -5,10 +5,10 @@
  */
 import { once } from 'node:events';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { ChunkedBody, isStreamed } from '../core/http/body.js';
+import { isStreamed } from '../core/http/body.js';
 import { errorResponse } from '../core/http/error-envelope.js';
 import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
-import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome } from '../core/types.js';
+import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome, type StreamedBody } from '../core/types.js';
 
 /** The host's `setTimeout` when this module loaded (fake timers installed later do not delay a cut). */
 const hostSetTimeout = globalThis.setTimeout;
@@ -18,7 +18,7 @@ const hostSetTimeout = globalThis.setTimeout;
  * with exactly the core's headers, as the MSW handlers send them. Bodies of one piece get a `Content-Length`; streamed bodies are written chunk
  * by chunk (chunked transfer encoding), respecting backpressure. A `delayMs` waits first; a `reset` destroys
  * the socket; a stream that throws ({@link StreamCut}) closes the connection after the bytes sent so far; when the
- * result's `abandon` signal fires while the client is not reading (a write is waiting for `drain`), the
+ * body's `abandoned` signal fires while the client is not reading (a write is waiting for `drain`), the
  * connection is destroyed at once. `onDone` runs exactly once: when the response ends, or when its connection
  * closes (also for a response still queued behind another on a pipelined connection, which never gets its own
  * `close` event); with `{ end: 'aborted', bytes: 0 }` when the connection closed before anything was written
@@ -37,7 +37,7 @@ export function sendResult(raw: ServerResponse, result: CoreResponse, report: Er
   }
   const socket = raw.req.socket;
   const exchange: Exchange = { done: false, started: false, failed: undefined, timer: undefined, stop: undefined, closed: undefined };
-  const abandon = result.abandon;
+  const abandon = isStreamed(body) ? body.abandoned : undefined;
   // A body that gives up on its client (the admin event stream past its queue bound): a client that is not reading
   // cannot be sent anything more, so drop it now rather than at the idle timeout.
   const onAbandon = () => {
@@ -187,16 +187,17 @@ function writeOnce(raw: ServerResponse, result: CoreResponse, exchange: Exchange
     return;
   }
   raw.writeHead(result.status, reasonPhrase(result.status), headerList(result.headers));
-  if (body instanceof ChunkedBody) {
-    for (const chunk of body.chunks()) raw.write(chunk);
+  const now = body.chunksNow?.();
+  if (now) {
+    for (const chunk of now) raw.write(chunk);
     raw.end();
     return;
   }
   void pipeIterable(raw, result, body, exchange, report);
 }
 
-async function pipeIterable(raw: ServerResponse, result: CoreResponse, body: AsyncIterable<Uint8Array>, exchange: Exchange | undefined, report: ErrorReporter): Promise<void> {
-  const abandon = result.abandon;
+async function pipeIterable(raw: ServerResponse, result: CoreResponse, body: StreamedBody, exchange: Exchange | undefined, report: ErrorReporter): Promise<void> {
+  const abandon = body.abandoned;
   const iterator = body[Symbol.asyncIterator]();
   if (exchange) exchange.stop = () => void iterator.return?.();
   const gone = () => raw.destroyed || exchange?.done === true;

@@ -143,7 +143,6 @@ export function eventStream(events: GatewayEventSource): CoreResponse {
     status: 200,
     headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
     body: { [Symbol.asyncIterator]: () => new EventStreamReader(events, abandon), abandoned: abandon.signal },
-    abandon: abandon.signal, // deprecated: the body's `abandoned`, until src/server/send.ts reads it there
   };
 }
 

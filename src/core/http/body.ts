@@ -24,9 +24,6 @@ export interface SizedBody extends StreamedBody {
   readonly durationMs: number;
 }
 
-/** Makes a tracked copy of a {@link ChunkedBody} (set by the class, which alone reaches its bytes). */
-let trackedChunked: (body: ChunkedBody, reading: Reading) => ChunkedBody;
-
 /**
  * Bytes that are sent as a chunked stream (no `Content-Length`), as the real gateway streams audio: a
  * {@link StreamedBody} whose chunks are at hand ({@link chunksNow}), so an adapter writes them all without awaiting
@@ -34,8 +31,6 @@ let trackedChunked: (body: ChunkedBody, reading: Reading) => ChunkedBody;
  */
 export class ChunkedBody implements SizedBody {
   readonly #bytes: Uint8Array;
-  /** Where a tracked copy counts its reading (see {@link trackReading}). */
-  #reading: Reading | undefined;
 
   /**
    * @param bytes the whole body (not copied; callers must not mutate it).
@@ -50,39 +45,21 @@ export class ChunkedBody implements SizedBody {
     this.#bytes = bytes;
   }
 
-  static {
-    trackedChunked = (body, reading) => {
-      const copy = new ChunkedBody(body.#bytes, body.chunkSize, body.durationMs);
-      copy.#reading = reading;
-      return copy;
-    };
-  }
-
   /** The body's length, bytes. */
   get byteLength(): number {
     return this.#bytes.byteLength;
   }
 
   /** The chunks, as views over the bytes (no copies), at once. */
-  chunksNow(): Generator<Uint8Array> {
-    const chunks = this.#chunks();
-    return this.#reading ? trackedChunks(chunks, this.#reading) : chunks;
-  }
-
-  /** @deprecated {@link chunksNow}; kept only until `src/server/send.ts` calls that. */
-  chunks(): Generator<Uint8Array> {
-    return this.chunksNow();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    yield* this.chunksNow();
-  }
-
-  *#chunks(): Generator<Uint8Array> {
+  *chunksNow(): Generator<Uint8Array> {
     const bytes = this.#bytes;
     for (let offset = 0; offset < bytes.byteLength; offset += this.chunkSize) {
       yield bytes.subarray(offset, Math.min(offset + this.chunkSize, bytes.byteLength));
     }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    yield* this.chunksNow();
   }
 }
 
@@ -173,7 +150,6 @@ function trackedIterator(source: AsyncIterator<Uint8Array>, reading: Reading): A
  */
 export function trackReading(body: StreamedBody): { body: StreamedBody; reading: BodyReading } {
   const reading = new Reading();
-  if (body instanceof ChunkedBody) return { body: trackedChunked(body, reading), reading };
   const tracked: StreamedBody = {
     byteLength: body.byteLength,
     durationMs: body.durationMs,
