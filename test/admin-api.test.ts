@@ -166,7 +166,7 @@ for (const mode of modes as Mode[]) {
       const res = await speech(mock.baseUrl, { input: 'Cut me in half, please, right in the middle.', response_format: 'mp3' }, { 'X-Mock-Scenario': 'truncated-audio' });
       expect(res.status).toBe(200);
       const { bytes, failed } = await readAll(res);
-      // msw 3 ends a mocked body cleanly when its stream errors (README, "Truncated audio in-process under msw 3").
+      // msw 3 ends a mocked body cleanly when its stream errors (`docs/scenarios.md`, "Truncated audio in-process under msw 3").
       expect(failed).toBe(!(mode.name === 'msw' && MSW_MAJOR >= 3));
       const entry = await ended(mock, mock.gateway.journal.lastSeq);
       expect(entry).toMatchObject({ status: 200, scenario: 'truncated-audio', body_end: 'cut', response_bytes: bytes.byteLength, error: null });

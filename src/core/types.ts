@@ -1,6 +1,6 @@
 /**
  * The plain request and result the core works on. The adapters (`src/msw`, `src/server`) translate to and
- * from these; nothing in `src/core` knows about Fetch `Request`/`Response`, msw or fastify.
+ * from these; nothing in `src/core` knows about Fetch `Request`/`Response`, msw or `node:http`.
  *
  * @module
  */

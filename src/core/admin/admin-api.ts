@@ -1,5 +1,5 @@
 /**
- * The admin API of the standalone server, under `/__mock/` (README, "The journal and the admin API"). Framework-free
+ * The admin API of the standalone server, under `/__mock/` (`docs/admin-api.md`). Framework-free
  * like the rest of the core; the server routes `/__mock/*` here (`withAdmin` in `src/server/admin.ts`, around the
  * API's front door). Admin requests are not journaled. Every request but the health check passes the guard first
  * (`guard.ts`: Host, Origin, admin token).

@@ -123,7 +123,7 @@ export function redactUrl(url: string): string {
 const URL_IN_TEXT = /\/[^\s'"`]*\?[^\s'"`]*/g;
 
 /**
- * `text` (an error message that may quote the request's URL, such as fastify's `'<url>' is not a valid url
+ * `text` (an error message that may quote the request's URL, such as the server's `'<url>' is not a valid url
  * component`) with each quoted request target passed through {@link redactUrl}.
  *
  * @example redactUrlsIn("'/__mock/ui%zz?token=s3cret' is not a valid url component")

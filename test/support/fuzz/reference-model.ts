@@ -186,7 +186,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * What the gateway may answer, from its documented pipeline: route (404) → method (405) → bearer key (401) →
  * `X-Mock-Status` / `X-Mock-Scenario` (400 when invalid) → the scenario's rules (`scenarios.ts`) or the
- * operation. In `server` mode Node's and fastify's HTTP layer come first (431 for a head over 16 KiB, 400 for a
+ * operation. In `server` mode Node's and the server's HTTP layer come first (431 for a head over 16 KiB, 400 for a
  * path that does not decode, 413 for a body over 1 MiB). With a keys file, a key it does not list is a 401 too.
  *
  * @param seen what the transport delivers of the URL (`Transport.seen`).
@@ -204,7 +204,7 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   };
   if (mode === 'server') {
     // The standalone server's HTTP layer answers before the gateway: headers over Node's limit (431), a path
-    // that is not valid percent-encoded UTF-8 (400, fastify's router), a body over the limit (413, unread).
+    // that is not valid percent-encoded UTF-8 (400, the server's path check), a body over the limit (413, unread).
     const head = headBytes(req, seen);
     if (head > MAX_HEADER_BYTES + 600) return only('request head over 16 KiB', 431);
     if (head > MAX_HEADER_BYTES - 600) only('request head near 16 KiB', 431);
@@ -272,7 +272,7 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   return e;
 }
 
-/** Whether `decodeURIComponent` accepts the whole path (msw's route matching and fastify's router decode it). */
+/** Whether `decodeURIComponent` accepts the whole path (msw's route matching and the server's path check decode it). */
 export function decodes(path: string): boolean {
   try {
     decodeURIComponent(path);
