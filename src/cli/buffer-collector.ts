@@ -11,12 +11,10 @@
  * piled up to 64 MiB, and glibc's allocator keeps most of such a peak resident after freeing it (it serves these
  * buffers from its heap, not from `mmap`, once Node's start-up has freed a larger block, and returns little of that
  * heap). Collecting after 8 MiB keeps the pile, and the resident peak, far lower: the memory section of
- * `npm run bench` (100,000 mixed requests) measures it, `bench/README.md` gives the figures (16 MiB was measured
- * too, and left a wider spread).
+ * `npm run bench` measures it, and `bench/README.md` gives the figures and the thresholds tried.
  *
- * Cost: one `process.memoryUsage()` call (tens of µs) per {@link CHECK_INTERVAL_MS}, and one full collection per
- * 8 MiB of buffers that died old: a pause of about 15 ms on the server's heap after that load (of the kind V8 makes
- * itself, only sooner), about three a second under the bench's mix, none when idle.
+ * Cost: one `process.memoryUsage()` call per {@link CHECK_INTERVAL_MS}, and one full collection per 8 MiB of
+ * buffers that died old (a pause of the kind V8 makes itself, only sooner; none when idle).
  *
  * How: `gc()` exists only with `--expose-gc`. Setting that flag at run time (`v8.setFlagsFromString`) exposes
  * `gc` in contexts created afterwards, not in the running one; {@link startBufferCollector} takes it from a new
