@@ -1,6 +1,6 @@
 /**
  * Every built-in scenario through the three ways of running mockrouter: msw `setupServer`, the standalone server,
- * and the MSW handlers mounted in an express 4 app with `@mswjs/http-middleware`. Each mode first checks the
+ * and `createMiddleware` of `mockrouter/express` mounted in an express 4 app. Each mode first checks the
  * scenario does what its file says (statuses, envelopes, headers, audio); the last block checks all modes gave
  * the same statuses, headers that matter and bodies.
  *
@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allModes, auth, expressMode, modeTitle, MSW_MAJOR, MSW_VERSION, type Mode, type RunningMode } from './support/modes.js';
+import { allModes, auth, modeTitle, MSW_MAJOR, MSW_VERSION, mswMiddlewareMode, type Mode, type RunningMode } from './support/modes.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_S = Math.floor(NOW / 1000);
@@ -149,8 +149,9 @@ const SCRIPTS: Record<string, Op[]> = {
 };
 
 /**
- * Cases that cannot run with `@mswjs/http-middleware` 0.10.3: it crashes the whole process (shown in a child
- * process by the last block of this file, with support/express-crash-probe.ts):
+ * Cases that cannot run with the MSW handlers mounted through `@mswjs/http-middleware` 0.10.3 (msw 2 users' way of
+ * mounting them in express; the express mode uses `createMiddleware`, which runs them): it crashes the whole
+ * process (shown in a child process by the last block of this file, with support/express-crash-probe.ts):
  *
  * - `truncated-audio`: the handler's body stream errors mid-way (that is how the cut reaches the client); the
  *   middleware pipes `Readable.fromWeb(body)` into the response without an `error` listener, so the stream error
@@ -161,7 +162,7 @@ const SCRIPTS: Record<string, Op[]> = {
  *   `RangeError [ERR_HTTP_INVALID_STATUS_CODE]: Invalid status code: 0` out of the async callback, uncaught: exit
  *   code 1.
  */
-const CANNOT_MOUNT: ReadonlySet<string> = new Set(['truncated-audio', 'connection-reset']);
+const CANNOT_MOUNT = ['truncated-audio', 'connection-reset'] as const;
 
 const builtinNames = readdirSync(SCENARIOS_DIR)
   .filter((file) => file.endsWith('.yaml'))
@@ -312,9 +313,7 @@ for (const mode of allModes) {
     });
     afterAll(() => mock.stop());
 
-    it.for(Object.keys(SCRIPTS))('%s', async (name, { skip }) => {
-      // See CANNOT_MOUNT: these crash the process under @mswjs/http-middleware 0.10.3.
-      if (mode.name === 'express' && CANNOT_MOUNT.has(name)) skip(`${name} crashes the process under @mswjs/http-middleware`);
+    it.for(Object.keys(SCRIPTS))('%s', async (name) => {
       const headers: Record<string, string> = { 'X-Mock-Session': `parity-${name}` };
       if (name !== 'baseline') headers['X-Mock-Scenario'] = name;
       const outcomes: Outcome[] = [];
@@ -344,8 +343,7 @@ describe('parity across msw, standalone and express', () => {
     const reference = results.get('msw')?.get(name);
     expect(reference, 'the msw run of this case did not complete').toBeDefined();
     expect(comparable(name, results.get('server')?.get(name)), 'standalone (expected) vs msw').toEqual(comparable(name, reference));
-    if (CANNOT_MOUNT.has(name) || expressMode.unsupported !== undefined) return;
-    expect(results.get('express')?.get(name), 'express (expected) vs msw').toEqual(reference);
+    expect(comparable(name, results.get('express')?.get(name)), 'express (expected) vs msw').toEqual(comparable(name, reference));
   });
 });
 
@@ -359,11 +357,11 @@ function probe(scenario: string): Promise<{ code: number | null; stdout: string;
   });
 }
 
-// Why CANNOT_MOUNT is skipped in the express mode, as evidence that fails once @mswjs/http-middleware stops
-// crashing (then drop the skip). A scenario it survives is the control.
+// Why CANNOT_MOUNT cannot run through the MSW handlers mounted with @mswjs/http-middleware (docs/express.md), as
+// evidence that fails once it stops crashing. A scenario it survives is the control.
 describe(`@mswjs/http-middleware 0.10.3 with msw ${MSW_VERSION} (child processes)`, () => {
-  it.skipIf(expressMode.unsupported !== undefined)('crashes the process on truncated-audio and connection-reset, and survives edge-timeout-html', async () => {
-    const [truncated, reset, control] = await Promise.all([probe('truncated-audio'), probe('connection-reset'), probe('edge-timeout-html')]);
+  it.skipIf(mswMiddlewareMode.unsupported !== undefined)('crashes the process on truncated-audio and connection-reset, and survives edge-timeout-html', async () => {
+    const [truncated, reset, control] = await Promise.all([probe(CANNOT_MOUNT[0]), probe(CANNOT_MOUNT[1]), probe('edge-timeout-html')]);
 
     expect(control.stdout).toContain('SPEECH 524');
     expect(control.stdout).toContain('NEXT 200');
@@ -385,8 +383,8 @@ describe(`@mswjs/http-middleware 0.10.3 with msw ${MSW_VERSION} (child processes
     expect(reset.stderr).toContain('@mswjs/http-middleware/lib/middleware.js');
   });
 
-  // The reason the express mode is skipped entirely with msw 3.
-  it.runIf(expressMode.unsupported !== undefined)('fails every request with msw 3: it calls the handleRequest msw 3 removed', async () => {
+  // The reason that mount is documented for msw 2 only.
+  it.runIf(mswMiddlewareMode.unsupported !== undefined)('fails every request with msw 3: it calls the handleRequest msw 3 removed', async () => {
     const control = await probe('edge-timeout-html');
     expect(control.stdout).not.toContain('SURVIVED');
     expect(control.stderr).toContain('handleRequest) is not a function');

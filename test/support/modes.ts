@@ -1,21 +1,23 @@
 /**
  * The ways of running mockrouter, behind one interface, so each contract case runs through all of them:
  * in-process (msw `setupServer` with the handlers, base `https://openrouter.ai/api/v1`), standalone
- * (`startServer` on a free port), and mounted (the MSW handlers inside a user's express 4 app through
- * `@mswjs/http-middleware`, on a free port).
+ * (`startServer` on a free port), and mounted (`createMiddleware` of `mockrouter/express` inside a user's express 4
+ * app, on a free port). Beside them, {@link mswMiddlewareMode}: the MSW handlers mounted through
+ * `@mswjs/http-middleware`, the msw 2 users' way (not in the lists: it fails under msw 3).
  *
  * Only one mode may run at a time inside one test file: while `setupServer` listens, its handlers (which match
  * `*\/api/v1/...` on any origin) would also answer the requests meant for the other two.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMiddleware } from '@mswjs/http-middleware';
-import express from 'express';
+import { createMiddleware as createMswMiddleware } from '@mswjs/http-middleware';
+import express, { type Express } from 'express';
 import { createRequire } from 'node:module';
 import { setupServer } from 'msw/node';
 import { createMockRouter, type MockRouterOptions } from '../../src/index.js';
 import type { Gateway } from '../../src/core/gateway.js';
 import { startServer } from '../../src/server/index.js';
+import { createMiddleware } from '../../src/express/index.js';
 import { errorOnUnhandled } from '../../src/msw/compat.js';
 
 /** A started mock in one mode. */
@@ -30,7 +32,7 @@ export interface RunningMode {
 
 /** One mode. */
 export interface Mode {
-  name: 'msw' | 'server' | 'express';
+  name: 'msw' | 'server' | 'express' | 'msw-middleware';
   /** Why this mode cannot run with the installed packages (tests skip it), or `undefined`. */
   unsupported?: string | undefined;
   start(options?: MockRouterOptions): Promise<RunningMode>;
@@ -67,43 +69,63 @@ export const serverMode: Mode = {
 };
 
 /**
- * The handlers typed for `createMiddleware`. Only a type cast: `@mswjs/http-middleware` is CommonJS, so under
- * NodeNext its signature names msw's CommonJS `RequestHandler` class (`lib/core/*.d.ts`) while an ESM project's
- * handlers have the ESM one (`*.d.mts`); the two declarations are nominally different classes (protected
- * members), though at run time they are the same.
+ * The handlers typed for `@mswjs/http-middleware`'s `createMiddleware`. Only a type cast: `@mswjs/http-middleware`
+ * is CommonJS, so under NodeNext its signature names msw's CommonJS `RequestHandler` class (`lib/core/*.d.ts`)
+ * while an ESM project's handlers have the ESM one (`*.d.mts`); the two declarations are nominally different
+ * classes (protected members), though at run time they are the same.
  */
-export function asMiddlewareHandlers(handlers: readonly unknown[]): Parameters<typeof createMiddleware> {
-  return handlers as Parameters<typeof createMiddleware>;
+export function asMiddlewareHandlers(handlers: readonly unknown[]): Parameters<typeof createMswMiddleware> {
+  return handlers as Parameters<typeof createMswMiddleware>;
+}
+
+/** `app` listening on 127.0.0.1 on a free port: its origin, and `close()` (which also ends keep-alive connections). */
+export async function listenOnFreePort(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**
- * The MSW handlers mounted in an express 4 app with `@mswjs/http-middleware`, as users with their own app
- * mount them, listening on 127.0.0.1 on a free port. Unsupported with msw 3: the middleware (0.10.3) calls
- * msw's `handleRequest`, which msw 3 no longer exports, so every request fails (`handleRequest is not a
- * function`, an unhandled rejection; the client waits for ever).
+ * The gateway mounted in an express 4 app with `createMiddleware` of `mockrouter/express` (on the core, no msw),
+ * as users with their own app mount it, listening on 127.0.0.1 on a free port.
  */
 export const expressMode: Mode = {
   name: 'express',
+  async start(options) {
+    const mock = createMiddleware(options);
+    const app = express();
+    app.use(mock);
+    const server = await listenOnFreePort(app);
+    return { baseUrl: `${server.url}/api/v1`, gateway: mock.gateway, stop: server.close };
+  },
+};
+
+/**
+ * The MSW handlers mounted in an express 4 app with `@mswjs/http-middleware`, as msw 2 users mount them
+ * (`docs/express.md`), listening on 127.0.0.1 on a free port. Unsupported with msw 3: the middleware (0.10.3)
+ * calls msw's `handleRequest`, which msw 3 no longer exports, so every request fails (`handleRequest is not a
+ * function`, an unhandled rejection; the client waits for ever).
+ */
+export const mswMiddlewareMode: Mode = {
+  name: 'msw-middleware',
   unsupported:
     MSW_MAJOR >= 3 ? `@mswjs/http-middleware 0.10.3 calls msw's handleRequest, which msw ${MSW_VERSION} does not export` : undefined,
   async start(options) {
     const mock = createMockRouter(options);
     const app = express();
-    app.use(createMiddleware(...asMiddlewareHandlers(mock.handlers)));
-    const server = await new Promise<Server>((resolve, reject) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-      listening.once('error', reject);
-    });
-    const { port } = server.address() as AddressInfo;
-    return {
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      gateway: mock.gateway,
-      stop: () =>
-        new Promise<void>((resolve, reject) => {
-          server.close((error) => (error ? reject(error) : resolve()));
-          server.closeAllConnections();
-        }),
-    };
+    app.use(createMswMiddleware(...asMiddlewareHandlers(mock.handlers)));
+    const server = await listenOnFreePort(app);
+    return { baseUrl: `${server.url}/api/v1`, gateway: mock.gateway, stop: server.close };
   },
 };
 
@@ -124,10 +146,10 @@ export function selectedModes(all: Mode[], env: string | undefined = process.env
 }
 
 /** msw and standalone (or those of them `MOCKROUTER_MODES` names), for `describe.each(modes)`. */
-export const modes: Mode[] = selectedModes([mswMode, serverMode]);
+export const modes: Mode[] = selectedModes([mswMode, serverMode, expressMode]);
 
 /**
- * All three modes: msw, standalone, express with `@mswjs/http-middleware` (or those of them `MOCKROUTER_MODES`
+ * All three modes: msw, standalone, express with `createMiddleware` (or those of them `MOCKROUTER_MODES`
  * names). Skip a mode whose `unsupported` is set:
  * `for (const mode of allModes) describe.skipIf(mode.unsupported !== undefined)(...)`.
  */
