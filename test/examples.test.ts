@@ -4,7 +4,9 @@
  * - `examples/vitest/*.test.ts` are test files of the suite itself (vitest's `include`), importing the package by
  *   its name (`mockrouter`, `mockrouter/vitest`: Node's self-reference through `exports`, on `dist/`, which
  *   `npm test` builds first).
- * - `examples/express/app.ts` is started on a free port and answers the three operations through express.
+ * - `examples/express/app.ts` (`createMiddleware` of `mockrouter/express`) and `examples/express/msw-handlers.ts`
+ *   (the MSW handlers through `@mswjs/http-middleware`, msw 2 only) are started on a free port and answer the three
+ *   operations through express, next to the app's own route.
  * - `examples/ci/against-standalone.sh` runs with bash and curl against `bin/mockrouter.js`, and fails when the
  *   port belongs to another server; with its default launcher (`npx mockrouter`) it runs twice in a row on one
  *   port, so it stops node and not only npm.
@@ -31,9 +33,10 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from 'mockrouter/server';
 import 'mockrouter/vitest';
 import { startApp } from '../examples/express/app.js';
+import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
 import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
-import { expressMode } from './support/modes.js';
+import { mswMiddlewareMode } from './support/modes.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
@@ -206,46 +209,66 @@ describe('the pages show the files of examples/', () => {
   });
 });
 
-describe.skipIf(expressMode.unsupported !== undefined)(
-  `examples/express/app.ts${expressMode.unsupported === undefined ? '' : ` (skipped: ${expressMode.unsupported})`}`,
+/**
+ * Checks an example app of `examples/express/` (started on a free port): its own `/health`, then speech, model and
+ * generation lookups and a 401 through the gateway it mounts; closed, its port is free.
+ */
+async function expectExpressApp(app: { baseUrl: string; close: () => Promise<void> }): Promise<void> {
+  const port = Number(new URL(app.baseUrl).port);
+  try {
+    expect(app.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    const health = await fetch(new URL('/health', app.baseUrl));
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    const input = 'Hello from express.';
+    const speech = await fetch(`${app.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { ...AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' }),
+    });
+    expect(speech.status).toBe(200);
+    expect(speech.headers.get('content-type')).toBe('audio/mpeg');
+    const mp3 = new Uint8Array(await speech.arrayBuffer());
+    expect(mp3.byteLength).toBeGreaterThan(1000);
+    expect(mp3[0]).toBe(0xff);
+    const id = speech.headers.get('x-generation-id');
+    expect(id).toMatch(GEN_ID);
+
+    const model = await fetch(`${app.baseUrl}/model/openai/gpt-4o-mini%3Afree`, { headers: AUTH });
+    expect(model.status).toBe(200);
+    expect((await model.json()).data).toMatchObject({ id: 'openai/gpt-4o-mini:free', canonical_slug: 'openai/gpt-4o-mini' });
+
+    const generation = await fetch(`${app.baseUrl}/generation?id=${id}`, { headers: AUTH });
+    expect(generation.status).toBe(200);
+    expect((await generation.json()).data).toMatchObject({ id, api_type: 'tts', model: TTS, tokens_prompt: input.length });
+
+    const anonymous = await fetch(`${app.baseUrl}/model/openai/gpt-4o-mini`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: 401, message: 'No auth credentials found' } });
+  } finally {
+    await app.close();
+  }
+  expect(await refused(port)).toBe(true);
+}
+
+describe('examples/express/app.ts', () => {
+  it('answers speech, model and generation lookups through createMiddleware, next to its own routes, journaled', async () => {
+    const app = await startApp(0);
+    await expectExpressApp(app);
+    expect(app.mock.journal.list().map((entry) => [entry.operation, entry.status])).toEqual([
+      ['speech', 200],
+      ['model', 200],
+      ['generation', 200],
+      ['model', 401],
+    ]);
+  });
+});
+
+describe.skipIf(mswMiddlewareMode.unsupported !== undefined)(
+  `examples/express/msw-handlers.ts${mswMiddlewareMode.unsupported === undefined ? '' : ` (skipped: ${mswMiddlewareMode.unsupported})`}`,
   () => {
-    it('answers speech, model and generation lookups through express, next to its own routes', async () => {
-      const app = await startApp(0);
-      const port = Number(new URL(app.baseUrl).port);
-      try {
-        expect(app.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-        const health = await fetch(new URL('/health', app.baseUrl));
-        expect(await health.json()).toEqual({ status: 'ok' });
-
-        const input = 'Hello from express.';
-        const speech = await fetch(`${app.baseUrl}/audio/speech`, {
-          method: 'POST',
-          headers: { ...AUTH, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' }),
-        });
-        expect(speech.status).toBe(200);
-        expect(speech.headers.get('content-type')).toBe('audio/mpeg');
-        const mp3 = new Uint8Array(await speech.arrayBuffer());
-        expect(mp3.byteLength).toBeGreaterThan(1000);
-        expect(mp3[0]).toBe(0xff);
-        const id = speech.headers.get('x-generation-id');
-        expect(id).toMatch(GEN_ID);
-
-        const model = await fetch(`${app.baseUrl}/model/openai/gpt-4o-mini%3Afree`, { headers: AUTH });
-        expect(model.status).toBe(200);
-        expect((await model.json()).data).toMatchObject({ id: 'openai/gpt-4o-mini:free', canonical_slug: 'openai/gpt-4o-mini' });
-
-        const generation = await fetch(`${app.baseUrl}/generation?id=${id}`, { headers: AUTH });
-        expect(generation.status).toBe(200);
-        expect((await generation.json()).data).toMatchObject({ id, api_type: 'tts', model: TTS, tokens_prompt: input.length });
-
-        const anonymous = await fetch(`${app.baseUrl}/model/openai/gpt-4o-mini`);
-        expect(anonymous.status).toBe(401);
-        expect(await anonymous.json()).toMatchObject({ error: { code: 401, message: 'No auth credentials found' } });
-      } finally {
-        await app.close();
-      }
-      expect(await refused(port)).toBe(true);
+    it('answers speech, model and generation lookups through @mswjs/http-middleware, next to its own routes', async () => {
+      await expectExpressApp(await startMswApp(0));
     });
   },
 );

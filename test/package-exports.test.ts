@@ -3,7 +3,8 @@
  * a `default` target, so `require('mockrouter')` gets the ES module through Node's `require(esm)` (Node.js 20.19
  * and 22.12 on) instead of `ERR_PACKAGE_PATH_NOT_EXPORTED`. Run in a child process through the package's
  * self-reference, on `dist/` (built by `npm test`). Installed without msw (an optional peer), the main entry fails
- * on import with one error that says `npm i -D msw`, and `mockrouter/server` still loads.
+ * on import with one error that says `npm i -D msw`, and `mockrouter/server` and `mockrouter/express` still load
+ * (the middleware answers too).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -24,10 +25,12 @@ describe('the package from CommonJS', () => {
   it.each([
     ['mockrouter', 'createMockRouter'],
     ['mockrouter/server', 'startServer'],
+    ['mockrouter/express', 'createMiddleware'],
     ['mockrouter/vitest', 'honorsRetryAfter'],
     // The errors startServer throws, without importing the main entry (which needs msw).
     ['mockrouter/server', 'OptionsError'],
     ['mockrouter/server', 'ScenarioError'],
+    ['mockrouter/express', 'OptionsError'],
   ])('require(%j) gives %s', (id, name) => {
     expect(requireFromCommonJs(id, name)).toBe('function');
   });
@@ -76,5 +79,22 @@ describe('the package installed without msw', () => {
 
   it('mockrouter/server loads without msw', () => {
     expect(run('module', "const m = await import('mockrouter/server'); console.log(typeof m.startServer);").stdout).toBe('function');
+  });
+
+  it('mockrouter/express loads without msw, and its middleware answers (on node:http: express is no dependency)', () => {
+    const script = `
+      const { createMiddleware } = await import('mockrouter/express');
+      const { createServer } = await import('node:http');
+      const mock = createMiddleware({ seed: 1 });
+      const server = createServer((req, res) => mock(req, res, () => res.writeHead(418).end()));
+      server.listen(0, '127.0.0.1', async () => {
+        const origin = 'http://127.0.0.1:' + server.address().port;
+        const key = await fetch(origin + '/api/v1/key', { headers: { Authorization: 'Bearer sk-test' } });
+        const other = await fetch(origin + '/elsewhere');
+        console.log(key.status, other.status, mock.journal.size);
+        server.closeAllConnections();
+        server.close();
+      });`;
+    expect(run('module', script)).toMatchObject({ status: 0, stdout: '200 418 1' });
   });
 });

@@ -1,18 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMiddleware } from '@mswjs/http-middleware';
 import express from 'express';
-import { createMockRouter } from 'mockrouter';
+import { createMiddleware, type MockRouterMiddleware } from 'mockrouter/express';
 
 /** Starts the app on `port` (0 picks a free one); resolves once it listens. */
-export async function startApp(port = 4010): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+export async function startApp(port = 4010): Promise<{ baseUrl: string; mock: MockRouterMiddleware; close: () => Promise<void> }> {
   const app = express();
+  app.use(express.json()); // a body parser before the mock is fine: the mock then reads req.body
   app.get('/health', (_req, res) => void res.json({ status: 'ok' })); // your own routes keep working
-  // The middleware is CommonJS and types its parameters with msw's CommonJS classes; in an ESM TypeScript
-  // project the handlers have msw's ESM classes, the same at run time, so cast them (through `unknown`: TypeScript
-  // sees two unrelated classes).
-  const handlers = createMockRouter({ seed: 1 }).handlers as unknown as Parameters<typeof createMiddleware>;
-  app.use(createMiddleware(...handlers));
+  const mock = createMiddleware({ seed: 1 }); // the options of createMockRouter
+  app.use(mock); // the gateway at /api/v1; with app.use('/mock', mock), at /mock/api/v1
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
@@ -21,6 +18,7 @@ export async function startApp(port = 4010): Promise<{ baseUrl: string; close: (
   const { port: actual } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${actual}/api/v1`,
+    mock, // mock.journal, mock.useScenario(...), mock.reset(), as on createMockRouter's result
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -7,6 +7,8 @@
 import { createGateway, createMockRouter, type GatewayEvent, type GatewayOptions, type MockRouterOptions, type Options } from 'mockrouter';
 import { createMockRouter as createBrowserMockRouter, type BrowserMockRouterOptions } from 'mockrouter/browser';
 import type { OptionsError } from 'mockrouter/server';
+import { createMiddleware, type MiddlewareOptions } from 'mockrouter/express';
+import express from 'express';
 
 export function optionsTypeCheck(): void {
   const scenario = { name: 'slow', rules: [{ delay: { ms: 100 } }] };
@@ -26,10 +28,17 @@ export function optionsTypeCheck(): void {
   createGateway({ cors: '*' });
   // @ts-expect-error no such option
   createMockRouter({ journalLength: 10 });
+  // The express middleware takes createMockRouter's part, and express's app.use takes the middleware.
+  const mock = createMiddleware({ fixtures: './fixtures', keys: ['sk-test'], cors: '*' });
+  express().use(mock).use('/mock', createMiddleware());
+  mock.useScenario('rate-limited');
+  void mock.journal.last()?.seq;
+  // @ts-expect-error the standalone server's options are no middleware's
+  createMiddleware({ port: 0 });
 
   // The parts are Picks of Options, so each option's type is the same everywhere.
-  const same: [MockRouterOptions['cors'], BrowserMockRouterOptions['seed'], GatewayOptions['clock']] = [undefined, undefined, undefined];
-  const fromOptions: [Options['cors'], Options['seed'], Options['clock']] = same;
+  const same: [MockRouterOptions['cors'], BrowserMockRouterOptions['seed'], GatewayOptions['clock'], MiddlewareOptions['keys']] = [undefined, undefined, undefined, undefined];
+  const fromOptions: [Options['cors'], Options['seed'], Options['clock'], Options['keys']] = same;
   void fromOptions;
   const name: OptionsError['option'] = 'cors';
   const serverName: OptionsError['option'] = 'timeouts';
