@@ -27,8 +27,8 @@ export { sendResult, writeResult } from './send.js';
  * percent-encoded), its headers as Node gives them (lower-case names), and `body`.
  *
  * @param body the request's body bytes ({@link readRequestBody}), or `undefined` for none.
- * @param url the request target to use, default `request.url` (`/` when Node gives none); a framework that
- *   rewrites `request.url` for a mounted app (express) passes the original (`request.originalUrl`).
+ * @param url the request target to route by, default `request.url` (`/` when Node gives none); express makes
+ *   `request.url` relative to the middleware's mount path, which `createMiddleware` (`src/express/`) routes by.
  */
 export function toCoreRequest(request: IncomingMessage, body?: Uint8Array, url: string = request.url ?? '/'): CoreRequest {
   const q = url.indexOf('?');
