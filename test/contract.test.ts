@@ -1,6 +1,7 @@
 /**
- * The contract of the three operations, run through both modes: in-process (msw `setupServer`) and standalone
- * (`startServer`). A case that passes in one mode must pass in the other.
+ * The contract of the three operations, run through every mode of `test/support/modes.ts`: in-process (msw
+ * `setupServer`), standalone (`startServer`) and mounted in an express app (`createMiddleware`). A case that passes
+ * in one mode must pass in the others.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,7 +259,7 @@ describe.each(modes)('contract ($name)', (mode) => {
 
 describe('parity', () => {
   // Needs two modes to compare: skipped when MOCKROUTER_MODES names one (npm run test:fast).
-  it.skipIf(modes.length < 2)('gives byte-identical audio and ids in both modes for the same seed', async () => {
+  it.skipIf(modes.length < 2)('gives byte-identical audio and ids in every mode for the same seed', async () => {
     const results: string[] = [];
     for (const mode of modes) {
       const mock = await mode.start({ seed: 99, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
@@ -279,7 +280,7 @@ describe('parity', () => {
     expect(results[0]).toBe(results[1]);
   });
 
-  it('limits the valid keys when asked, in both modes', async () => {
+  it('limits the valid keys when asked, in every mode', async () => {
     for (const mode of modes) {
       const mock = await mode.start({ keys: ['sk-good'] });
       try {
