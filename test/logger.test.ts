@@ -37,6 +37,40 @@ describe('request log, pretty (terminal) mode', () => {
   });
 });
 
+describe('request log, bodies that end early', () => {
+  it('logs one line for a cut body (closed_early) and one for a reset (status 0), as for any request', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const server = await startServer({ port: 0, logger: await createLogger(false, out) });
+    try {
+      const speech = (scenario: string) =>
+        rawHttp(`${server.baseUrl}/audio/speech`, {
+          method: 'POST',
+          headers: { ...auth(), 'content-type': 'application/json', 'x-mock-scenario': scenario },
+          body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Cut me short.', voice: 'alloy', response_format: 'pcm' }),
+        }).then(
+          () => 'answered',
+          () => 'failed',
+        );
+      expect(await speech('truncated-audio')).toBe('failed');
+      expect(await speech('connection-reset')).toBe('failed');
+      const complete = await fetch(`${server.baseUrl}/models/count`, { headers: auth() });
+      await complete.arrayBuffer();
+      while (text.split('\n').filter(Boolean).length < 3) await once(out, 'data');
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const speechLines = lines.filter((line) => line.url === '/api/v1/audio/speech');
+      expect(speechLines).toHaveLength(2);
+      expect(speechLines).toContainEqual(expect.objectContaining({ status: 200, closed_early: true, scenario: expect.stringMatching(/^truncated-audio\//) }));
+      expect(speechLines).toContainEqual(expect.objectContaining({ status: 0, closed_early: true }));
+      expect(lines).toContainEqual(expect.objectContaining({ url: '/api/v1/models/count', status: 200 }));
+      expect(lines.find((line) => line.url === '/api/v1/models/count')).not.toHaveProperty('closed_early');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('request log, unexpected errors', () => {
   it('a listener that throws is logged once per event, as an error line, and the request is answered', async () => {
     const out = new PassThrough();

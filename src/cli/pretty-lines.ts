@@ -2,7 +2,8 @@
  * The request log's lines for a terminal: pino's JSON lines turned into one readable line each,
  * `[HH:MM:ss.mmm] LEVEL: <message>` in local time, as `pino-pretty` printed them before the package dropped it
  * (one small formatter instead of its 18 packages). The message of a request's line is
- * `<method> <url> <status> <ms>ms[ scenario=<rule>][ <generation id>]`, of an unexpected error's
+ * `<method> <url> <status> <ms>ms[ scenario=<rule>][ <generation id>][ closed early]` (status 0: closed before any
+ * answer), of an unexpected error's
  * `unexpected error in <where>: <error>` (`src/core/report-error.ts`), else pino's `msg`.
  *
  * @module
@@ -23,6 +24,7 @@ interface LogRecord {
   url?: string;
   status?: number;
   ms?: number;
+  closed_early?: boolean;
   scenario?: string;
   generation_id?: string;
   where?: string;
@@ -39,6 +41,7 @@ function messageOf(record: LogRecord): string {
     let line = `${record.method} ${record.url ?? ''} ${record.status ?? ''} ${record.ms ?? ''}ms`;
     if (record.scenario) line += ` scenario=${record.scenario}`;
     if (record.generation_id) line += ` ${record.generation_id}`;
+    if (record.closed_early) line += ' closed early';
     return line;
   }
   if (record.where !== undefined) return `${record.msg ?? ''} in ${record.where}: ${record.error ?? ''}`;

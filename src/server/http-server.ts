@@ -77,8 +77,11 @@ function logRequest(logger: Logger, request: IncomingMessage, response: ServerRe
     {
       method: request.method,
       url: redactUrl(request.url ?? '/'),
-      status: response.statusCode,
+      // 0 when the connection closed before any answer (a `connection-reset` rule, a client gone early).
+      status: response.headersSent ? response.statusCode : 0,
       ms: Math.round((performance.now() - start) * 10) / 10,
+      // The body stopped before its end: an `audio.truncate` cut, or the client went away.
+      ...(response.writableFinished ? {} : { closed_early: true }),
       ...(headers?.['X-Mock-Applied'] ? { scenario: headers['X-Mock-Applied'] } : {}),
       ...(headers?.['X-Generation-Id'] ? { generation_id: headers['X-Generation-Id'] } : {}),
     },
@@ -123,13 +126,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     if (logger) {
       const start = performance.now();
-      const log = () => {
-        response.off('finish', log);
-        response.off('error', log);
-        logRequest(logger, request, response, start, answered.get(response));
-      };
-      response.on('finish', log);
-      response.on('error', log);
+      // 'close' comes once for every response, whether it finished, was cut or was reset.
+      response.once('close', () => logRequest(logger, request, response, start, answered.get(response)));
     }
     const url = request.url ?? '/';
     if (!pathDecodes(url)) reply(response, own(request, badUrl(url)));
