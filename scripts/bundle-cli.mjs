@@ -1,7 +1,8 @@
 // Bundles the compiled CLI (dist/cli/index.js and everything it imports: the core, the node:http server, pino, zod,
 // commander) into one file, dist/bin/cli.js, that bin/mockrouter.js runs. One file instead of several hundred
 // modules is most of the start-up time saved (see the "CLI start" section of bench/README.md). Run by
-// `npm run build` after tsc.
+// `npm run build` after tsc. pino and commander live only in this bundle, so they are devDependencies: an install
+// of the package does not fetch them.
 //
 // Left outside the bundle: what the CLI loads only on demand (yaml for YAML files, the MP3 encoder
 // wasm-media-encoders, 780 KB, on the first MP3) and msw (never used by the CLI). dist/bin/ is two folders below

@@ -7,7 +7,6 @@
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
 import { hostPolicyOf } from '../core/admin/hosts.js';
 import { frontDoor } from '../core/http/api-front-door.js';
 import { corsPolicyOf } from '../core/http/cors.js';
@@ -19,7 +18,7 @@ import type { CoreResponse } from '../core/types.js';
 import { withAdmin } from './admin.js';
 import { hasRequestBody, readRequestBody, toCoreRequest } from './node-adapter.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';
-import type { ServerOptions } from './server-options.js';
+import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 import { withDashboard } from './ui.js';
 
@@ -71,7 +70,7 @@ function pathOf(url: string | undefined): string {
  * end of the response, to 0.1 ms), and `scenario` (the applied scenario rule, `X-Mock-Applied`) and
  * `generation_id` when the answer has them.
  */
-function logRequest(logger: Logger, request: IncomingMessage, response: ServerResponse, start: number, answered: CoreResponse | undefined): void {
+function logRequest(logger: ServerLogger, request: IncomingMessage, response: ServerResponse, start: number, answered: CoreResponse | undefined): void {
   const headers = answered?.headers;
   logger.info(
     {

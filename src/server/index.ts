@@ -12,15 +12,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { Logger } from 'pino';
 import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
 import { createGateway, type Gateway } from '../node/create-gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import { createHttpServer } from './http-server.js';
 import { checkListenOptions } from './listen-options.js';
-import type { ServerOptions } from './server-options.js';
+import type { ServerLogger, ServerOptions } from './server-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
-export type { ServerOptions } from './server-options.js';
+export type { ServerLogger, ServerOptions } from './server-options.js';
 export type { AllowedHostsOption, CorsOption, Options } from '../core/config/options.js';
 // The errors startServer throws, here too so a standalone-only program need not import the package's main entry
 // (which imports msw).
@@ -68,7 +67,7 @@ export function localHostsOf(host: string): string[] {
  * The reporter of unexpected errors for a server with `logger`: one `error` line (`msg` `unexpected error`, with
  * `where` and `error`, the error's name and message); without a logger, one `console.error` line.
  */
-function loggerReporter(logger: Logger | undefined): ErrorReporter {
+function loggerReporter(logger: ServerLogger | undefined): ErrorReporter {
   if (!logger) return consoleReporter;
   return (error, where) => logger.error({ where, error: describeError(error) }, 'unexpected error');
 }
