@@ -22,7 +22,7 @@ export class MswMissingError extends Error {
 /** {@link MswMissingError}'s message. */
 export const MSW_MISSING_MESSAGE =
   "mockrouter's in-process handlers need msw, which is not installed: npm i -D msw " +
-  "(the standalone server, mockrouter/server and the npx mockrouter command, does not need it)";
+  "(mockrouter/express, mockrouter/server and the npx mockrouter command do not need it)";
 
 /**
  * Checks that msw resolves from this package, as its handlers resolve it; resolving reads a few `package.json`
