@@ -191,7 +191,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
           settled: () => {
             if (inFlight.get(key) === job) inFlight.delete(key);
           },
-        });
+        }, options.mp3Wasm);
         inFlight.set(key, job);
         return job;
       };

@@ -12,7 +12,7 @@
  */
 import type { SizedBody } from '../http/body.js';
 import { yieldToEventLoop } from '../event-loop.js';
-import { loadMp3Encoder, mp3EncoderReady } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderReady, type Mp3WasmSource } from './mp3.js';
 import { BodyAssembler, byteChunks } from './stream.js';
 import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
 
@@ -80,6 +80,8 @@ export class RenderJob {
     private readonly format: AudioFormat,
     private readonly byteLength: number,
     private readonly hooks: RenderJobHooks,
+    /** Where the MP3 encoder's WebAssembly comes from if this job loads it first (`loadMp3Encoder`'s `source`). */
+    private readonly mp3Wasm?: Mp3WasmSource,
   ) {}
 
   /** Whether a new reader may still join (the job has not stopped or failed). */
@@ -129,7 +131,7 @@ export class RenderJob {
         release = await mp3Slots.acquire();
         // Checked right before the first piece opens the encoder, with no await between: an idle instance may
         // have been recycled meanwhile (mp3-wasm.ts), and then it loads again.
-        while (!mp3EncoderReady()) await loadMp3Encoder();
+        while (!mp3EncoderReady()) await loadMp3Encoder(this.mp3Wasm);
       }
       const body = new BodyAssembler(this.byteLength);
       chunks = byteChunks(this.plan, this.voice, this.format, body.bytes);
