@@ -13,7 +13,7 @@ import { frontDoor } from '../core/http/api-front-door.js';
 import { corsPolicyOf } from '../core/http/cors.js';
 import type { CoreResponse } from '../core/types.js';
 import { createGateway } from '../node/create-gateway.js';
-import { hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../server/node-adapter.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../server/node-adapter.js';
 import type { MiddlewareOptions } from './middleware-options.js';
 import { bodyConsumed, parsedBodyBytes, type MiddlewareRequest } from './parsed-body.js';
 import { servesPath } from './served-paths.js';
@@ -77,7 +77,7 @@ export function createMiddleware(options: MiddlewareOptions = {}): MockRouterMid
       next();
       return;
     }
-    const respond = (body: Uint8Array | undefined) => reply(response, answer(toCoreRequest(request, body, url)));
+    const respond = (body: Uint8Array | undefined) => reply(response, answerOrFault(request, () => answer(toCoreRequest(request, body, url)), report));
     const refuse = (refused: CoreResponse) => reply(response, answer.withCors({ path: pathOf(url), headers: request.headers }, refused));
     if (!hasRequestBody(request)) respond(undefined);
     else if (bodyConsumed(request)) {
@@ -87,7 +87,7 @@ export function createMiddleware(options: MiddlewareOptions = {}): MockRouterMid
     } else {
       readRequestBody(request)
         .then((read) => ('refused' in read ? refuse(read.refused) : respond(read.body)))
-        .catch((error: unknown) => report(error, `request ${request.method ?? ''} ${pathOf(url)}`));
+        .catch((error: unknown) => reply(response, faultAnswer(request, error, report)));
     }
   };
   return Object.assign(middleware, controlsOf(gateway));

@@ -16,7 +16,7 @@ import { redactUrl } from '../core/http/redact.js';
 import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
 import type { CoreResponse } from '../core/types.js';
 import { withAdmin } from './admin.js';
-import { hasRequestBody, readRequestBody, toCoreRequest } from './node-adapter.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, toCoreRequest } from './node-adapter.js';
 import { rawHttpResponse, sendResult, writeResult } from './send.js';
 import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
@@ -120,13 +120,19 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const respond = (request: IncomingMessage, response: ServerResponse, body: Uint8Array | undefined): void => {
     // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
     if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && !request.headers.host) reply(response, own(request, hostRequired()));
-    else reply(response, answer(toCoreRequest(request, body)));
+    else reply(response, answerOrFault(request, () => answer(toCoreRequest(request, body)), report));
   };
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     if (logger) {
       const start = performance.now();
       // 'close' comes once for every response, whether it finished, was cut or was reset.
-      response.once('close', () => logRequest(logger, request, response, start, answered.get(response)));
+      response.once('close', () => {
+        try {
+          logRequest(logger, request, response, start, answered.get(response));
+        } catch (error) {
+          report(error, 'the request log');
+        }
+      });
     }
     const url = request.url ?? '/';
     if (!pathDecodes(url)) reply(response, own(request, badUrl(url)));
@@ -134,7 +140,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     else {
       readRequestBody(request)
         .then((read) => ('refused' in read ? reply(response, own(request, read.refused)) : respond(request, response, read.body)))
-        .catch((error: unknown) => report(error, `request ${request.method ?? ''} ${pathOf(url)}`));
+        .catch((error: unknown) => reply(response, own(request, faultAnswer(request, error, report))));
     }
   };
 

@@ -16,8 +16,10 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
+import { toErrorResponse } from '../core/http/error-envelope.js';
 import { bodyTooLarge, unreadableBody } from '../core/http/malformed-requests.js';
 import { MAX_BODY_BYTES } from '../core/http/request.js';
+import type { ErrorReporter } from '../core/report-error.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
 export { sendResult, writeResult } from './send.js';
@@ -108,4 +110,28 @@ export function readRequestBody(request: IncomingMessage, limit: number = MAX_BO
     request.on('error', onError);
     request.resume();
   });
+}
+
+/**
+ * `compute()`'s answer, or, when it throws (a fault outside the gateway's own error guard: a dashboard file that
+ * cannot be read, a bug in a wrapper around the front door), the fault reported once to `report` (as happening in
+ * `request <METHOD> <path>`) and answered as every adapter answers one: `toErrorResponse` of
+ * `src/core/http/error-envelope.ts` (a `GatewayError`'s own envelope, else a 500 envelope naming the error, never a
+ * stack trace). Never throws, so one request's fault never reaches Node's `request` listener, where it would end
+ * the process.
+ */
+export function answerOrFault(request: IncomingMessage, compute: () => CoreResponse, report: ErrorReporter): CoreResponse {
+  try {
+    return compute();
+  } catch (error) {
+    return faultAnswer(request, error, report);
+  }
+}
+
+/** `error`, which ended `request`'s answer before anything was sent, reported once and answered as in {@link answerOrFault}. */
+export function faultAnswer(request: IncomingMessage, error: unknown, report: ErrorReporter): CoreResponse {
+  const url = request.url ?? '/';
+  const q = url.indexOf('?');
+  report(error, `request ${request.method ?? ''} ${q === -1 ? url : url.slice(0, q)}`);
+  return toErrorResponse(error);
 }
