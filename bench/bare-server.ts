@@ -14,6 +14,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SERVER_TIMEOUTS } from '../src/server/timeouts.js';
 import type { BareMessage, WireRecorded } from './targets.js';
 
 /** One prepared response: status, raw headers, and the body whole or in the mock's chunks. */
@@ -55,8 +56,9 @@ const server = createServer((req, res) => {
   req.on('end', () => reply(res, prepared));
   req.resume();
 });
-// The same keep-alive timeout as fastify's default (72 s), so the Keep-Alive header matches too.
-server.keepAliveTimeout = 72_000;
+// The same keep-alive timeout as the standalone server's default (`SERVER_TIMEOUTS.keepAlive`, 5 s), so the
+// Keep-Alive header matches too.
+server.keepAliveTimeout = SERVER_TIMEOUTS.keepAlive;
 
 process.on('message', (message: BareMessage) => {
   if (message.type !== 'serve') return;

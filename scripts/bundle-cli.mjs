@@ -4,10 +4,11 @@
 // `npm run build` after tsc. pino and commander live only in this bundle, so they are devDependencies: an install
 // of the package does not fetch them.
 //
-// Left outside the bundle: what the CLI loads only on demand (yaml for YAML files, the MP3 encoder
-// wasm-media-encoders, 780 KB, on the first MP3) and msw (never used by the CLI). dist/bin/ is two folders below
-// the package root, like src/node/package-files.ts, so the bundle finds the package's fixtures, scenarios and
-// package.json the same way.
+// Left outside the bundle: what the CLI loads only on demand (yaml for YAML files) and msw (never used by the CLI).
+// The MP3 encoder's WebAssembly is no module: the Node.js platform reads the installed wasm-media-encoders/wasm/mp3
+// by path (mp3WasmFile of src/node/package-files.ts), so no JavaScript of that package is bundled or imported.
+// dist/bin/ is two folders below the package root, like src/node/package-files.ts, so the bundle finds the
+// package's fixtures, scenarios, package.json and dependencies the same way.
 import { build } from 'esbuild';
 
 await build({
@@ -18,7 +19,7 @@ await build({
   format: 'esm',
   target: 'node22',
   packages: 'bundle',
-  external: ['msw', 'msw/*', 'yaml', 'wasm-media-encoders'],
+  external: ['msw', 'msw/*', 'yaml'],
   // CommonJS dependencies (pino) call require(); give the ES module bundle one.
   banner: { js: "import { createRequire as __mockrouterRequire } from 'node:module'; const require = __mockrouterRequire(import.meta.url);" },
   legalComments: 'none',

@@ -8,7 +8,7 @@ import { CORS_EXPOSE_HEADERS, DEFAULT_CORS_POLICY, corsPolicyOf, type CorsOption
 import { createGateway, createMockRouter, OptionsError } from '../src/index.js';
 import { createHandlers } from '../src/msw/handlers.js';
 import { startServer } from '../src/server/index.js';
-import { allModes, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
+import { modes, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const PAGE = 'http://localhost:5173';
@@ -45,7 +45,7 @@ function startWithCors(mode: Mode, cors: CorsOption): Promise<RunningMode> {
   return mode.start({ cors });
 }
 
-for (const mode of allModes) {
+for (const mode of modes) {
   describe.skipIf(mode.unsupported !== undefined)(modeTitle('CORS, the default policy', mode), () => {
     let mock: RunningMode;
     beforeAll(async () => {

@@ -9,7 +9,7 @@ import * as errors from '@openrouter/sdk/models/errors';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_DEFAULTS } from '../src/core/http/error-envelope.js';
-import { allModes, modeTitle, type RunningMode } from './support/modes.js';
+import { modes, modeTitle, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEY = 'sk-clients';
@@ -100,7 +100,7 @@ async function expectSdkError(call: Promise<unknown>, type: ErrorClass, status: 
   return typed;
 }
 
-for (const mode of allModes) {
+for (const mode of modes) {
   describe.skipIf(mode.unsupported !== undefined)(modeTitle('scenario errors in the official clients', mode), () => {
     let mock: RunningMode;
     let openRouter: OpenRouter;

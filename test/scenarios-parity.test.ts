@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allModes, auth, modeTitle, MSW_MAJOR, MSW_VERSION, mswMiddlewareMode, type Mode, type RunningMode } from './support/modes.js';
+import { modes, auth, modeTitle, MSW_MAJOR, MSW_VERSION, mswMiddlewareMode, type Mode, type RunningMode } from './support/modes.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_S = Math.floor(NOW / 1000);
@@ -302,7 +302,7 @@ it('has a parity case for every built-in scenario', () => {
   expect(Object.keys(SCRIPTS).filter((name) => name !== 'baseline').sort()).toEqual(builtinNames);
 });
 
-for (const mode of allModes) {
+for (const mode of modes) {
   describe.skipIf(mode.unsupported !== undefined)(modeTitle('built-in scenarios', mode), () => {
     let mock: RunningMode;
     let fullAudioBytes = 0;

@@ -4,7 +4,7 @@
  * leaves the mock healthy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allModes, modeTitle, auth, MSW_MAJOR, type RunningMode } from './support/modes.js';
+import { modes, modeTitle, auth, MSW_MAJOR, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4 s of audio: 190 KB of PCM, a dozen 16 KiB chunks. */
@@ -41,7 +41,7 @@ async function readTimed(res: Response): Promise<{ bytes: number; chunks: { size
   }
 }
 
-for (const mode of allModes) {
+for (const mode of modes) {
   describe.skipIf(mode.unsupported !== undefined)(modeTitle('audio streams', mode), () => {
     let mock: RunningMode;
     beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * Seeded, reproducible identifiers: the n-th generation id of a seed is always the same, so a seeded run gives the
- * same `X-Generation-Id`s in both modes; user ids derived from a key are stable too.
+ * same `X-Generation-Id`s in every mode; user ids derived from a key are stable too.
  *
  * @module
  */

@@ -129,8 +129,8 @@ export interface SpeechAudio {
 /**
  * Real time between the last byte before a cut and the cut itself, ms: a browser reading the body gets every byte
  * sent before it (Chromium drops the bytes still in its data pipe the moment a load fails), as on a real network,
- * where a reset comes some time after the last segment. Used by both adapters (`src/msw/convert.ts`,
- * `src/server/send.ts`).
+ * where a reset comes some time after the last segment. Used by every adapter (`src/msw/convert.ts`;
+ * `src/server/send.ts`, which the express middleware shares).
  */
 export const CUT_GRACE_MS = 20;
 

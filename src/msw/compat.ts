@@ -40,10 +40,11 @@ export function assertMswInstalled(): void {
 }
 
 /**
- * The installed msw's main module, loaded on first call. Through `require`, which on the Node.js versions this
- * package supports (20.19 and 22.12 on) loads msw's ES module build (msw 2's `module-sync` export condition; msw 3
- * is ES modules only): the same module instance an `import 'msw/node'` of the program under test shares, so
- * `setupServer` takes the handlers as its own.
+ * The installed msw's main module, loaded on first call. Through `require`, which loads msw's ES module build
+ * (msw 2's `module-sync` export condition; msw 3 is ES modules only) wherever Node.js `require`s ES modules without a
+ * flag: 22.12 on, the versions this package supports (`engines`), and 20.19 on, where msw 2 runs too. The module is
+ * thus the same instance an `import 'msw/node'` of the program under test gets, so `setupServer` takes the handlers
+ * as its own.
  *
  * @throws {MswMissingError} when msw is not installed.
  */

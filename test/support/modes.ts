@@ -147,16 +147,10 @@ export function selectedModes(all: Mode[], env: string | undefined = process.env
 
 /**
  * The three modes: msw, standalone, express with `createMiddleware` (or those of them `MOCKROUTER_MODES` names), for
- * `describe.each(modes)`: every contract case runs through each.
+ * `describe.each(modes)`, or `for (const mode of modes) describe.skipIf(mode.unsupported !== undefined)(...)` in a
+ * file that also runs a mode that may be skipped ({@link mswMiddlewareMode}): every contract case runs through each.
  */
 export const modes: Mode[] = selectedModes([mswMode, serverMode, expressMode]);
-
-/**
- * The same modes, for the files that skip a mode whose `unsupported` is set (none of these three is; the name stays
- * from when the express mode was `@mswjs/http-middleware`, which {@link mswMiddlewareMode} still is):
- * `for (const mode of allModes) describe.skipIf(mode.unsupported !== undefined)(...)`.
- */
-export const allModes: Mode[] = modes;
 
 /** `<title> (<mode>)`, with the reason when the mode is skipped. */
 export function modeTitle(title: string, mode: Mode): string {

@@ -5,7 +5,7 @@
  * streaming; each time the stream opens it catches up the same way, so nothing recorded in between is missed. A
  * `last_seq` below the last entry seen means a new server (restarted): the page starts over.
  */
-import { ADMIN, ApiError, api, pageClock, type ClockState, type JournalEntry, type PageClock, type RequestsPage } from './api.js';
+import { ADMIN, ApiError, api, pageClock, type ClockState, type DefaultScenario, type JournalEntry, type PageClock, type RequestsPage } from './api.js';
 
 /** How the page hears of new requests: the event stream, polling while it is down, or not at all. */
 export type Connection = 'connecting' | 'live' | 'polling' | 'offline';
@@ -151,7 +151,7 @@ export class Feed {
       this.#emit();
     });
     source.addEventListener('scenario', (event: MessageEvent<string>) => {
-      this.#defaultScenario = (JSON.parse(event.data) as { default: string | null }).default;
+      this.#defaultScenario = (JSON.parse(event.data) as DefaultScenario).default;
       this.#emit();
     });
     source.addEventListener('journal-cleared', () => this.clear(false));

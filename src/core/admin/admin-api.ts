@@ -20,8 +20,8 @@
  * | `PUT /__mock/scenario` | body `{"name":"<loaded name>"}`, `{"scenario":<definition>}` or `{"name":null}`; 200 `{"default":...}` |
  * | `GET /__mock/clock` | `{"now":"<ISO>","now_ms":<epoch ms>,"frozen":bool}` |
  * | `POST /__mock/clock` | body `{"advance_ms":N}` (whole ms ≥ 0) or `{"now":"<ISO time>"}`; 200 with the clock as for GET; 400 for a move out of years 1970–9999 |
- * | `GET /__mock/events` | Server-Sent Events (`admin-events.ts`) |
- * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with a login session's cookie (`admin-guard.ts`) |
+ * | `GET /__mock/events` | Server-Sent Events (`event-stream.ts`) |
+ * | `POST /__mock/login` | form `token=<admin token>`: 303 to `/__mock/ui` with a login session's cookie (`guard.ts`) |
  *
  * @module
  */
@@ -183,14 +183,14 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
   return jsonResponse(200, { default: chosen?.name ?? null } satisfies DefaultScenario);
 }
 
-/** Options of {@link handleAdmin}: what its guard checks (`admin-guard.ts`). */
+/** Options of {@link handleAdmin}: what its guard checks (`guard.ts`). */
 export interface AdminOptions {
   /**
    * When set, every admin request but `GET /__mock/health` must carry it (`Authorization: Bearer <token>`,
    * `X-Mock-Admin-Token: <token>` or the login cookie `mockrouter_admin_<port>`); others get 401.
    */
   token?: string | undefined;
-  /** The server's login sessions (`admin-guard.ts`), made once per server; without it no login cookie is issued or accepted. */
+  /** The server's login sessions (`guard.ts`), made once per server; without it no login cookie is issued or accepted. */
   sessions?: AdminSessions | undefined;
   /** The `Host` values admin requests may carry (`hostPolicyOf`); default `localhost`, `127.0.0.1` and `[::1]`. */
   hosts?: HostPolicy | undefined;

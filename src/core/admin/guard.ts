@@ -7,7 +7,7 @@
  *    DNS answer the attacker switches to 127.0.0.1 calls the server as "same-origin", with its own domain in the
  *    `Host` header. Admin requests answer only when `Host` (without the port) is `localhost` or a `*.localhost`
  *    name, `127.0.0.1`, `[::1]`, the address the server is bound to (every interface's address when bound to all),
- *    or a host of option `allowedHosts` (`--allowed-hosts`); `all` turns the check off (`admin-hosts.ts`). Others
+ *    or a host of option `allowedHosts` (`--allowed-hosts`); `all` turns the check off (`hosts.ts`). Others
  *    get a 403 envelope naming the flag. A request without `Host` (HTTP/1.0; browsers always send one) passes.
  * 2. **Origin** (cross-site requests): a request that changes state (any method but `GET`, `HEAD` and `OPTIONS`)
  *    whose `Origin` is present and is neither the server's own origin (`http://` and the request's `Host`) nor an
@@ -23,7 +23,7 @@
  *    <token>` or the login cookie ({@link adminCookieName}: `mockrouter_admin_<port>`). A browser gets the cookie
  *    from `GET /__mock/<any>?token=<token>` (303 to the same URL without `token`) or `POST /__mock/login` with the
  *    form field `token` (303 to `/__mock/ui`). The cookie carries a random session id, never the token: the server
- *    keeps the ids it issued (`AdminSessions` of `admin-sessions.ts`, the newest 64); it is
+ *    keeps the ids it issued (`AdminSessions` of `login-sessions.ts`, the newest 64); it is
  *    `HttpOnly; SameSite=Strict; Path=/__mock`, so the page's own requests and its `EventSource` carry it and other
  *    sites' requests do not, and named per port, so two servers on one host keep their own. A wrong token is a 401
  *    envelope.

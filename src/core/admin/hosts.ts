@@ -1,5 +1,5 @@
 /**
- * Which `Host` values the standalone server's admin API answers (the DNS rebinding defense of `admin-guard.ts`):
+ * Which `Host` values the standalone server's admin API answers (the DNS rebinding defense of `guard.ts`):
  * the local names and addresses, the server's own, and those of option `allowedHosts` (`--allowed-hosts`).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The login sessions of the standalone server's admin API (`admin-guard.ts`, "Token"): what the login cookie carries
+ * The login sessions of the standalone server's admin API (`guard.ts`, "Token"): what the login cookie carries
  * instead of the admin token.
  *
  * @module

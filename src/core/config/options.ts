@@ -107,7 +107,7 @@ export type AllowedHostsOption = string | readonly string[] | true;
 
 /**
  * The timeouts of the standalone server, ms: each a whole number from 0 (off) to 2,147,483,647. They bound what a
- * stalled or malicious client can hold.
+ * stalled or malicious client can hold. The defaults below are `SERVER_TIMEOUTS` of `src/server/timeouts.ts`.
  */
 export interface ServerTimeouts {
   /** Time to receive the request headers (a client sending them slowly is cut); at most `request` unless it is 0. Default 10 s. */

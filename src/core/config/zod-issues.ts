@@ -1,7 +1,8 @@
 /**
  * How a zod validation problem is told, everywhere: the path of the value at fault (`models[3].pricing.prompt`),
- * for request bodies (`validation.ts`, the 400 envelope, whose schemas write their own messages) and for user
- * files and options (`validate-config.ts`, `options.ts`); and, for the latter, a short phrase for what was expected.
+ * for request bodies (`src/core/http/validate-request.ts`, the 400 envelope, whose schemas write their own
+ * messages) and for user files and options (`validate-config.ts`, `options.ts`); and, for the latter, a short phrase
+ * for what was expected.
  *
  * @module
  */

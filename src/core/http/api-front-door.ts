@@ -1,9 +1,10 @@
 /**
  * Where a request goes, for every adapter: the index (`GET /` and `GET /api/v1`) or the gateway's API; and CORS
  * around both (`cors.ts`): a preflight is answered here, before either, and an actual response to a request with
- * `Origin` gets the CORS headers. The MSW handlers, the browser and the standalone server all answer through this
- * one function, so they route alike. The admin API is not here: the standalone server composes it around this
- * door (`withAdmin` in `src/server/admin.ts`), since only it serves one.
+ * `Origin` gets the CORS headers. The MSW handlers (in Node.js and in the browser), the standalone server and the
+ * express middleware (`createMiddleware`, `src/express/`) all answer through this one function, so they route alike.
+ * The admin API is not here: the standalone server composes it around this door (`withAdmin` in
+ * `src/server/admin.ts`), since only it serves one.
  *
  * @module
  */

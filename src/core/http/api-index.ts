@@ -1,6 +1,6 @@
 /**
- * The index answered at `GET /` and `GET /api/v1` (in both modes; in-process only where the handlers see the
- * request): what this simulator serves, so a developer who opens the base URL in a browser or curls it sees
+ * The index answered at `GET /` and `GET /api/v1` (in every mode; in-process only where the handlers or the
+ * middleware see the request): what this simulator serves, so a developer who opens the base URL in a browser or curls it sees
  * where to go instead of a bare 404.
  *
  * @module

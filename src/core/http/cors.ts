@@ -2,8 +2,9 @@
  * CORS, so a page in a browser can call the simulator as it calls the real gateway (`docs/behaviour.md`, "CORS";
  * what the simulator chooses is under "Where the simulator chooses"): the policy (which origins may call) and two
  * pure functions over the core's plain request and response, the answer to a preflight ({@link corsPreflight})
- * and the headers added to an actual response ({@link withCorsHeaders}). `front-door.ts` applies them, so both
- * adapters answer alike. The protocol is the Fetch standard's (https://fetch.spec.whatwg.org/#http-cors-protocol).
+ * and the headers added to an actual response ({@link withCorsHeaders}). `api-front-door.ts` applies them, so the
+ * three adapters (msw, the standalone server, express) answer alike. The protocol is the Fetch standard's
+ * (https://fetch.spec.whatwg.org/#http-cors-protocol).
  *
  * Two scopes: the gateway's API (`/api/v1/...` and the index), open to any origin by default, as the gateway is;
  * and the standalone server's admin API (`/__mock/...`), same-origin unless the policy names the origin.

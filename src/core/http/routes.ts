@@ -1,6 +1,6 @@
 /**
  * The gateway's routes under `/api/v1`, stated once: the core routes requests with {@link matchRoute} and the
- * MSW handlers build their URL patterns from {@link ROUTES} ({@link interceptPattern}), so both adapters route
+ * MSW handlers build their URL patterns from {@link ROUTES} ({@link interceptPattern}), so every adapter routes
  * alike.
  *
  * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `getModel`

@@ -1,7 +1,7 @@
 /**
  * What happens in a gateway, as it happens: journal entries as requests arrive and as their bodies end, clock
  * moves, default scenario changes and resets. In-process users subscribe through `gateway.events`; the admin
- * API's `GET /__mock/events` (Server-Sent Events, `admin-events.ts`) is built on the same subscription.
+ * API's `GET /__mock/events` (Server-Sent Events, `src/core/admin/event-stream.ts`) is built on the same subscription.
  *
  * @module
  */

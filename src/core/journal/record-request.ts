@@ -4,7 +4,7 @@
  * bodies finish later, through `onDone`). Each entry is announced twice on the gateway's events: `entry` when the
  * request arrives, `entry-done` when its body ended.
  *
- * How a streamed body ended is seen here, in the core, for both adapters alike: the body handed to the adapter is
+ * How a streamed body ended is seen here, in the core, for every adapter alike: the body handed to the adapter is
  * a tracking copy (`trackReading` of `http/body.ts`) that counts the bytes the adapter took and notes whether the
  * stream was read to its end (`complete`), failed (a `StreamCut`: `cut`) or was left unfinished when the adapter
  * called `onDone` (`aborted`).

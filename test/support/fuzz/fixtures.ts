@@ -1,7 +1,7 @@
 /**
  * What the fixtures say, as the reference model and the generators need it: the speech models (voices, formats,
  * input limits), every model id the lookup knows, and the generation records there are. Read once at import
- * with the project's own loader (`src/core/config/index.ts`).
+ * with the project's own loader (`loadFixtures` of `src/node/fixtures.ts`).
  *
  * @module
  */
