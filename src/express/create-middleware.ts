@@ -17,6 +17,7 @@ import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult
 import type { MiddlewareOptions } from './middleware-options.js';
 import { bodyConsumed, parsedBodyBytes, type MiddlewareRequest } from './parsed-body.js';
 import { servesPath } from './served-paths.js';
+import { splitTarget } from '../core/http/request.js';
 
 /** express's `next`: called with no argument to pass the request on to the app's next middleware or route. */
 export type NextFunction = (error?: unknown) => void;
@@ -37,8 +38,7 @@ export interface MockRouterMiddleware extends MockControls {
 
 /** The raw path of request target `url`, without its query. */
 function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  return splitTarget(url).path;
 }
 
 /**

@@ -4,6 +4,7 @@
  * @module
  */
 import { API_PREFIX } from '../core/http/routes.js';
+import { splitTarget } from '../core/http/request.js';
 
 /**
  * Whether the middleware answers request target `url` (relative to the middleware's mount path, query included):
@@ -12,7 +13,6 @@ import { API_PREFIX } from '../core/http/routes.js';
  * preflights and 405s included). Every other path (`/`, `/health`, `/api/v2`, `/api/v1x`) is the app's.
  */
 export function servesPath(url: string): boolean {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
+  const { path } = splitTarget(url);
   return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 }

@@ -21,6 +21,7 @@ import { rawHttpResponse, sendResult, writeResult } from './send.js';
 import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 import { withDashboard } from './ui.js';
+import { splitTarget } from '../core/http/request.js';
 
 /** Options of {@link createHttpServer}: those of `startServer` it serves by, and what `startServer` made of the rest. */
 export interface HttpServerOptions extends Pick<ServerOptions, 'logger' | 'admin' | 'adminToken' | 'allowedHosts' | 'cors' | 'timeouts'> {
@@ -59,9 +60,7 @@ function pathDecodes(url: string): boolean {
 
 /** The raw path of request target `url`, without its query. */
 function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  const q = target.indexOf('?');
-  return q === -1 ? target : target.slice(0, q);
+  return splitTarget(url ?? '/').path;
 }
 
 /**

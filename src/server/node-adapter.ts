@@ -18,7 +18,7 @@
 import type { IncomingMessage } from 'node:http';
 import { toErrorResponse } from '../core/http/error-envelope.js';
 import { bodyTooLarge, unreadableBody } from '../core/http/malformed-requests.js';
-import { MAX_BODY_BYTES } from '../core/http/request.js';
+import { MAX_BODY_BYTES, splitTarget } from '../core/http/request.js';
 import type { ErrorReporter } from '../core/report-error.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
@@ -33,14 +33,8 @@ export { sendResult, writeResult } from './send.js';
  *   `request.url` relative to the middleware's mount path, which `createMiddleware` (`src/express/`) routes by.
  */
 export function toCoreRequest(request: IncomingMessage, body?: Uint8Array, url: string = request.url ?? '/'): CoreRequest {
-  const q = url.indexOf('?');
-  return {
-    method: request.method ?? 'GET',
-    path: q === -1 ? url : url.slice(0, q),
-    query: q === -1 ? '' : url.slice(q + 1),
-    headers: request.headers,
-    body,
-  };
+  const { path, query } = splitTarget(url);
+  return { method: request.method ?? 'GET', path, query, headers: request.headers, body };
 }
 
 /** Methods whose requests may carry a body the core reads (fastify's rule, which the server kept). */
@@ -130,8 +124,6 @@ export function answerOrFault(request: IncomingMessage, compute: () => CoreRespo
 
 /** `error`, which ended `request`'s answer before anything was sent, reported once and answered as in {@link answerOrFault}. */
 export function faultAnswer(request: IncomingMessage, error: unknown, report: ErrorReporter): CoreResponse {
-  const url = request.url ?? '/';
-  const q = url.indexOf('?');
-  report(error, `request ${request.method ?? ''} ${q === -1 ? url : url.slice(0, q)}`);
+  report(error, `request ${request.method ?? ''} ${splitTarget(request.url ?? '/').path}`);
   return toErrorResponse(error);
 }

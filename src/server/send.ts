@@ -9,6 +9,7 @@ import { isStreamed } from '../core/http/body.js';
 import { errorResponse } from '../core/http/error-envelope.js';
 import { consoleReporter, describeError, type ErrorReporter } from '../core/report-error.js';
 import { CUT_GRACE_MS, StreamCut, type CoreResponse, type ResponseOutcome, type StreamedBody } from '../core/types.js';
+import { splitTarget } from '../core/http/request.js';
 
 /** The host's `setTimeout` when this module loaded (fake timers installed later do not delay a cut). */
 const hostSetTimeout = globalThis.setTimeout;
@@ -137,9 +138,7 @@ export function rawHttpResponse(result: CoreResponse, head: boolean): string {
 
 /** The request of `raw` for a report: method and path, without the query (which may carry a credential). */
 function where(raw: ServerResponse): string {
-  const url = raw.req.url ?? '';
-  const q = url.indexOf('?');
-  return `${raw.req.method ?? ''} ${q === -1 ? url : url.slice(0, q)}`;
+  return `${raw.req.method ?? ''} ${splitTarget(raw.req.url ?? '').path}`;
 }
 
 /**

@@ -9,6 +9,16 @@ import type { CoreRequest, HeaderMap } from '../types.js';
 /** The largest request body accepted, in bytes (1 MiB); a larger one is a 413 envelope. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * A request target split at its first `?`: the raw path and the raw query, both still percent-encoded (`query` is
+ * `''` when there is none), as every adapter hands them to the core.
+ * @example splitTarget('/api/v1/models?output_modalities=speech') // { path: '/api/v1/models', query: 'output_modalities=speech' }
+ */
+export function splitTarget(target: string): { path: string; query: string } {
+  const q = target.indexOf('?');
+  return q === -1 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+
 /** The first value of header `name` (lower-case), or `undefined`. */
 export function header(headers: HeaderMap, name: string): string | undefined {
   const value = headers[name];
