@@ -1,7 +1,7 @@
 /**
  * A fault outside the gateway's own error guard, in the node:http adapters (the standalone server and
  * `createMiddleware`): reported once to `onError`, answered with the 500 envelope, and the process goes on. Before
- * `answerOrFault` (`src/server/node-adapter.ts`), such a throw reached Node's `request` listener and ended the
+ * `answerOrFault` (`src/node-http/adapter.ts`), such a throw reached Node's `request` listener and ended the
  * process. A request logger that throws is reported the same way.
  */
 import { once } from 'node:events';

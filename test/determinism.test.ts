@@ -1,6 +1,6 @@
 /**
  * Determinism: with a seed and a frozen clock, the same request sequence gives byte-identical responses (ids,
- * timestamps, costs, audio, rate-limit headers) across runs and across the two modes. A fixed list of 50 mixed
+ * timestamps, costs, audio, rate-limit headers) across runs and across every mode (msw, server, express). A fixed list of 50 mixed
  * requests (speech in pcm and mp3 over several models, voices and inputs; model lookups with variants,
  * aliases and an unknown id; lookups of earlier generations, ready or not (`generationDelayMs: 'realistic'`),
  * and of unknown ids; auth, validation, credit and rate-limit errors) runs against a fresh mock twice in each

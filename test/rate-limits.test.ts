@@ -1,5 +1,5 @@
 /**
- * Rate limits, on a frozen clock, in both modes: the `:free` variants' 20 requests a minute (counted per key and
+ * Rate limits, on a frozen clock, in every mode: the `:free` variants' 20 requests a minute (counted per key and
  * model; `docs/behaviour.md`, "Where the simulator chooses") and a key's own `rate_limit` from the keys option.
  * A 429 carries `Retry-After` (seconds), `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (unix
  * ms as a string) and the same three in `error.metadata.headers` (`docs/behaviour.md`, "Rate limits"); a limit

@@ -1,5 +1,5 @@
 /**
- * Scenario files: user folders (YAML and JSON) load beside the built-ins in both modes; a bad file fails at
+ * Scenario files: user folders (YAML and JSON) load beside the built-ins in every mode; a bad file fails at
  * `createMockRouter`/`startServer` time with a `ScenarioError` naming the file, the path inside it and what was
  * expected; `scenarios/schema.json` is exactly what the generator produces; every built-in file validates.
  */

@@ -1,5 +1,5 @@
 /**
- * Speech streams as it is rendered (src/core/audio/stream.ts), in both modes: the first bytes of a long answer
+ * Speech streams as it is rendered (src/core/audio/stream.ts), in every mode: the first bytes of a long answer
  * arrive before most of it is rendered, other requests are answered during the render, a client that goes away
  * stops it, and the streamed bytes equal the whole render's and the cached answer's. These assert order and
  * bytes, not wall-clock times (the times are in `npm run bench`).

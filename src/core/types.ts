@@ -102,7 +102,7 @@ export interface ResponseOutcome {
   bytes: number;
   /**
    * The status the client got when it is not the response's: the adapter could not send the core's answer and
-   * answered a 500 envelope instead (`src/server/send.ts`); the journal records it.
+   * answered a 500 envelope instead (`src/node-http/send.ts`); the journal records it.
    */
   status?: number;
 }
@@ -130,7 +130,7 @@ export interface SpeechAudio {
  * Real time between the last byte before a cut and the cut itself, ms: a browser reading the body gets every byte
  * sent before it (Chromium drops the bytes still in its data pipe the moment a load fails), as on a real network,
  * where a reset comes some time after the last segment. Used by every adapter (`src/msw/convert.ts`;
- * `src/server/send.ts`, which the express middleware shares).
+ * `src/node-http/send.ts`, which the express middleware shares).
  */
 export const CUT_GRACE_MS = 20;
 

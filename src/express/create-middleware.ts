@@ -2,7 +2,7 @@
  * `createMiddleware`: the gateway mounted in an express 4 or 5 app (or any connect-style app on `node:http`),
  * answering from the core directly: no msw, no Fetch objects. Routing, CORS and the index are the API front door's
  * (`src/core/http/api-front-door.ts`), as in every other mode; the request and the answer go through the
- * standalone server's Node adapter (`src/server/node-adapter.ts`). No admin API: the controls are on the
+ * standalone server's Node adapter (`src/node-http/adapter.ts`). No admin API: the controls are on the
  * middleware, as on `createMockRouter`'s result.
  *
  * @module
@@ -13,7 +13,7 @@ import { frontDoor } from '../core/http/api-front-door.js';
 import { corsPolicyOf } from '../core/http/cors.js';
 import type { CoreResponse } from '../core/types.js';
 import { createGateway } from '../node/create-gateway.js';
-import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../server/node-adapter.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../node-http/adapter.js';
 import type { MiddlewareOptions } from './middleware-options.js';
 import { bodyConsumed, parsedBodyBytes, type MiddlewareRequest } from './parsed-body.js';
 import { servesPath } from './served-paths.js';

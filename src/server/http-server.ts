@@ -16,8 +16,8 @@ import { redactUrl } from '../core/http/redact.js';
 import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
 import type { CoreResponse } from '../core/types.js';
 import { withAdmin } from './admin.js';
-import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, toCoreRequest } from './node-adapter.js';
-import { rawHttpResponse, sendResult, writeResult } from './send.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, toCoreRequest } from '../node-http/adapter.js';
+import { rawHttpResponse, sendResult, writeResult } from '../node-http/send.js';
 import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 import { withDashboard } from './ui.js';
@@ -92,7 +92,7 @@ function logRequest(logger: ServerLogger, request: IncomingMessage, response: Se
  * body is read when the method may carry one and the request says it has one (`hasRequestBody`), at most
  * `MAX_BODY_BYTES` (413 past it); HTTP/1.1 without `Host` is 400; then the answer of the front door
  * (`src/core/http/api-front-door.ts`) with the admin API (`withAdmin`, `admin.ts`; only its health check when
- * `admin` is `false`) and the dashboard (`withDashboard`, `ui.ts`) around it, sent by `sendResult` (`send.ts`).
+ * `admin` is `false`) and the dashboard (`withDashboard`, `ui.ts`) around it, sent by `sendResult` (`src/node-http/send.ts`).
  * Any method reaches the core (`OPTIONS` too: CORS preflights are the front door's), which answers a method served
  * nowhere with 405; `CONNECT`, which Node hands to no request handler, gets that 405 here. Request bodies are taken
  * as bytes whatever their content type, so the core validates them the same way in every mode. The server's own
