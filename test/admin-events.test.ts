@@ -239,7 +239,7 @@ describe('standalone: GET /__mock/events', () => {
     const body = new TextEncoder().encode(JSON.stringify({ padding: 'z'.repeat(60_000) }));
     let requests = 0;
     while (server.gateway.events.listenerCount > 0 && requests < 5000) {
-      for (let i = 0; i < 10; i++) server.gateway.handle({ method: 'POST', path: '/api/v1/stall', query: '', headers: {}, body });
+      for (let i = 0; i < 10; i++) void server.gateway.handle({ method: 'POST', path: '/api/v1/stall', query: '', headers: {}, body });
       requests += 10;
       await new Promise((resolve) => setImmediate(resolve));
     }

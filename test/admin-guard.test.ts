@@ -409,7 +409,7 @@ describe('AdminDoor.guardAdmin, for admin pages the server serves itself', () =>
   const door = withAdmin(frontDoor(gateway), gateway, { exposure: 'on', token: 't', hosts: hostPolicyOf(undefined), cors: DEFAULT_CORS_POLICY });
   const request = (host: string, query = '') => ({ method: 'GET', path: '/__mock/ui', query, headers: { host } });
 
-  it('checks Host and Origin always, the token unless told not to', () => {
+  it('checks Host and Origin always, the token unless told not to', async () => {
     expect(door.guardAdmin(request('evil.example'), { token: false })?.status).toBe(403);
     expect(door.guardAdmin(request('localhost:4010'), { token: false })).toBeUndefined();
     expect(door.guardAdmin(request('localhost:4010'))?.status).toBe(401);
@@ -419,6 +419,6 @@ describe('AdminDoor.guardAdmin, for admin pages the server serves itself', () =>
     const cookie = loginCookie(login.headers['Set-Cookie'], 4010);
     expect(door.guardAdmin({ ...request('localhost:4010'), headers: { host: 'localhost:4010', cookie: cookie.pair } })).toBeUndefined();
     // The session is the front door's: the admin routes behind it take it too.
-    expect(door({ ...request('localhost:4010'), path: '/__mock/requests', headers: { host: 'localhost:4010', cookie: cookie.pair } }).status).toBe(200);
+    expect((await door({ ...request('localhost:4010'), path: '/__mock/requests', headers: { host: 'localhost:4010', cookie: cookie.pair } })).status).toBe(200);
   });
 });

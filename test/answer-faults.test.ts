@@ -2,7 +2,8 @@
  * A fault outside the gateway's own error guard, in the node:http adapters (the standalone server and
  * `createMiddleware`): reported once to `onError`, answered with the 500 envelope, and the process goes on. Before
  * `answerOrFault` (`src/node-http/adapter.ts`), such a throw reached Node's `request` listener and ended the
- * process. A request logger that throws is reported the same way.
+ * process. A rejection is answered as a throw is. A request logger that throws is reported the same way; a fault
+ * inside the gateway (its journal) is its own guard's: `gateway.handle` answers it with the 500 envelope.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/core/gateway.js';
 import { createMiddleware } from '../src/express/index.js';
+import { createGateway } from '../src/node/create-gateway.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 
@@ -69,6 +71,39 @@ describe.each([
     (started.gateway as { handle: Gateway['handle'] }).handle = handle;
     const next = await fetch(`${started.baseUrl}/models/count`, { headers: auth() });
     expect(next.status).toBe(200);
+  });
+
+  it('answers a rejection as it answers a throw: the 500 envelope, reported once', async () => {
+    started = await start();
+    const handle = started.gateway.handle;
+    (started.gateway as { handle: Gateway['handle'] }).handle = async () => {
+      await Promise.resolve();
+      throw new Error('late front door bug');
+    };
+    const failed = await fetch(`${started.baseUrl}/models/count`, { headers: auth() });
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(await failed.json())).toContain('late front door bug');
+    expect(reported).toEqual(['request GET /api/v1/models/count: late front door bug']);
+    (started.gateway as { handle: Gateway['handle'] }).handle = handle;
+    expect((await fetch(`${started.baseUrl}/models/count`, { headers: auth() })).status).toBe(200);
+  });
+});
+
+describe("a fault inside the gateway, after the pipeline's answer", () => {
+  it('is a rejection the gateway guards: handle answers the 500 envelope, reports it once, and answers the next one', async () => {
+    const gateway = createGateway({ onError });
+    const request = { method: 'GET', path: '/api/v1/models/count', query: '', headers: { authorization: 'Bearer k' } };
+    const record = gateway.journal.record.bind(gateway.journal);
+    // The journal records once the pipeline has answered: a throw there rejects inside the gateway's guard.
+    gateway.journal.record = () => {
+      throw new Error('journal bug');
+    };
+    const failed = await gateway.handle(request);
+    expect(failed.status).toBe(500);
+    expect(String(failed.body)).toContain('journal bug');
+    expect(reported).toEqual(['request GET /api/v1/models/count: journal bug']);
+    gateway.journal.record = record;
+    expect((await gateway.handle(request)).status).toBe(200);
   });
 });
 

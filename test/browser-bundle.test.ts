@@ -64,7 +64,7 @@ describe('the browser platform', () => {
       const gateway = create({ seed: 9, clock: '2026-01-02T03:04:05Z' });
       await gateway.warmUp();
       const body = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Same bytes everywhere.', voice: 'alloy', response_format: 'mp3' });
-      const response: CoreResponse = gateway.handle({
+      const response: CoreResponse = await gateway.handle({
         method: 'POST',
         path: '/api/v1/audio/speech',
         query: '',
@@ -73,7 +73,7 @@ describe('the browser platform', () => {
       });
       expect(response.status).toBe(200);
       const audio = await bytesOf(response.body);
-      const key = gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-same' } });
+      const key = await gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-same' } });
       answers.push({ id: response.headers['X-Generation-Id'], audio, session: gateway.journal.last()?.session ?? null, key: String(key.body) });
     }
     const [node, browser] = answers;
@@ -91,9 +91,9 @@ describe('the browser platform', () => {
     expect(() => createBrowserGateway({ scenario: './mine.yaml' })).toThrow(/^scenario: /);
   });
 
-  it('takes keys and scenario definitions as data', () => {
+  it('takes keys and scenario definitions as data', async () => {
     const gateway = createBrowserGateway({ keys: [{ key: 'sk-a', credits: 1 }], scenarios: [{ name: 'teapot', rules: [{ error: { status: 418 } }] }], scenario: 'teapot' });
-    const response = gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-a' } });
+    const response = await gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-a' } });
     expect(response.status).toBe(418);
     expect(gateway.scenarios.find('rate-limited')).toBeDefined();
   });

@@ -82,32 +82,34 @@ describe('in-process now() option', () => {
   it('reads every timestamp from the function; advance adds to it', async () => {
     let t = Date.UTC(2027, 2, 3, 4, 5, 6, 7);
     const mock = createMockRouter({ seed: 4, now: () => t });
-    const res = mock.gateway.handle({
+    const res = await mock.gateway.handle({
       method: 'POST',
       path: '/api/v1/audio/speech',
       query: '',
       headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
       body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Now.', voice: 'alloy' })),
     });
-    const record = (id: string) =>
-      (JSON.parse(mock.gateway.handle({ method: 'GET', path: '/api/v1/generation', query: `id=${id}`, headers: { authorization: 'Bearer sk-test' } }).body as string) as { data: { created_at: string } }).data.created_at;
+    const record = async (id: string) =>
+      (JSON.parse((await mock.gateway.handle({ method: 'GET', path: '/api/v1/generation', query: `id=${id}`, headers: { authorization: 'Bearer sk-test' } })).body as string) as { data: { created_at: string } }).data.created_at;
     const first = res.headers['X-Generation-Id']!;
     expect(first.startsWith(`gen-tts-${Math.floor(t / 1000)}-`)).toBe(true);
-    expect(record(first)).toBe(expected(t).createdAt);
+    expect(await record(first)).toBe(expected(t).createdAt);
 
     t += 5_000;
     mock.gateway.clock.advance(60_000);
     expect(mock.gateway.clock.frozen).toBe(false);
     expect(mock.gateway.clock.now()).toBe(t + 60_000);
-    const second = mock.gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Later.', voice: 'alloy' })),
-    }).headers['X-Generation-Id']!;
+    const second = (
+      await mock.gateway.handle({
+        method: 'POST',
+        path: '/api/v1/audio/speech',
+        query: '',
+        headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
+        body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Later.', voice: 'alloy' })),
+      })
+    ).headers['X-Generation-Id']!;
     expect(second.startsWith(`gen-tts-${Math.floor((t + 60_000) / 1000)}-`)).toBe(true);
-    expect(record(second)).toBe(expected(t + 60_000).createdAt);
+    expect(await record(second)).toBe(expected(t + 60_000).createdAt);
     expect(() => mock.gateway.clock.advance(-1)).toThrow(RangeError);
   });
 
@@ -133,7 +135,7 @@ describe('in-process now() option', () => {
     expect(mock.gateway.clock.now()).toBe(typeof clock === 'number' ? clock : Date.parse(clock));
   });
 
-  it('gateway.clock.advance and set refuse a move out of whole ms in years 1970–9999 with a RangeError; the clock stays', () => {
+  it('gateway.clock.advance and set refuse a move out of whole ms in years 1970–9999 with a RangeError; the clock stays', async () => {
     const mock = createMockRouter({ clock: '2026-01-01T00:00:00Z' });
     const clock = mock.gateway.clock;
     const most = 253_402_300_799_999 - T0;
@@ -156,7 +158,7 @@ describe('in-process now() option', () => {
     clock.advance(0);
     clock.set(0);
     expect(clock.now()).toBe(0);
-    const res = mock.gateway.handle({
+    const res = await mock.gateway.handle({
       method: 'POST',
       path: '/api/v1/audio/speech',
       query: '',

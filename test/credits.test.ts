@@ -211,7 +211,7 @@ describe('keys file through the CLI (YAML)', () => {
   });
 
   it('--keys <file.yaml>: 200, 200, 200, then 402 with the file\'s user_id; other keys 401', async () => {
-    const model = createGateway().handle({ method: 'GET', path: `/api/v1/model/${MODEL}`, query: '', headers: { authorization: 'Bearer k' } });
+    const model = await createGateway().handle({ method: 'GET', path: `/api/v1/model/${MODEL}`, query: '', headers: { authorization: 'Bearer k' } });
     const text = typeof model.body === 'string' ? model.body : new TextDecoder().decode(model.body as Uint8Array);
     const price = Number((JSON.parse(text) as { data: { pricing: { prompt: string } } }).data.pricing.prompt);
     const credit = 3 * [...INPUT].length * price;

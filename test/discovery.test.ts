@@ -214,16 +214,16 @@ describe.each(modes)('scenarios on the discovery and account reads ($name)', (mo
 
 describe('seeded endpoint measures', () => {
   /** The endpoints of `id` on a fresh gateway of `seed`. */
-  function endpoints(seed: number, id: string): unknown {
+  async function endpoints(seed: number, id: string): Promise<unknown> {
     const gateway = createGateway({ seed });
-    const response = gateway.handle({ method: 'GET', path: `/api/v1/models/${id}/endpoints`, query: '', headers: { authorization: `Bearer ${KEY}` } });
+    const response = await gateway.handle({ method: 'GET', path: `/api/v1/models/${id}/endpoints`, query: '', headers: { authorization: `Bearer ${KEY}` } });
     expect(response.status).toBe(200);
     return JSON.parse(String(response.body)) as unknown;
   }
 
-  it('are the same for one seed and differ for another', () => {
-    const a = endpoints(1, 'meta-llama/llama-3.3-70b-instruct');
-    expect(endpoints(1, 'meta-llama/llama-3.3-70b-instruct')).toEqual(a);
-    expect(endpoints(2, 'meta-llama/llama-3.3-70b-instruct')).not.toEqual(a);
+  it('are the same for one seed and differ for another', async () => {
+    const a = await endpoints(1, 'meta-llama/llama-3.3-70b-instruct');
+    expect(await endpoints(1, 'meta-llama/llama-3.3-70b-instruct')).toEqual(a);
+    expect(await endpoints(2, 'meta-llama/llama-3.3-70b-instruct')).not.toEqual(a);
   });
 });

@@ -107,19 +107,19 @@ async function speech(baseUrl: string, input: string, model = TTS, voice = 'allo
  * The exact readiness delay of record `id`, ms, found by bisecting the gateway's clock (which must be frozen at
  * the call's time) with lookups; the clock is put back afterwards.
  */
-function measureDelay(gateway: Gateway, id: string, max = 5000): number {
+async function measureDelay(gateway: Gateway, id: string, max = 5000): Promise<number> {
   const clock = gateway.clock;
   const created = clock.now();
-  const status = (offset: number) => {
+  const status = async (offset: number) => {
     clock.set(created + offset);
-    return gateway.handle({ method: 'GET', path: '/api/v1/generation', query: `id=${encodeURIComponent(id)}`, headers: { authorization: 'Bearer sk-test' } }).status;
+    return (await gateway.handle({ method: 'GET', path: '/api/v1/generation', query: `id=${encodeURIComponent(id)}`, headers: { authorization: 'Bearer sk-test' } })).status;
   };
-  expect(status(max)).toBe(200);
+  expect(await status(max)).toBe(200);
   let lo = -1; // known 404 (or before the call)
   let hi = max; // known 200
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (status(mid) === 200) hi = mid;
+    if ((await status(mid)) === 200) hi = mid;
     else lo = mid;
   }
   clock.set(created);
@@ -128,11 +128,11 @@ function measureDelay(gateway: Gateway, id: string, max = 5000): number {
 
 describe("generationDelayMs: 'realistic'", () => {
   /** The delays of five speech calls in a fresh gateway, each made at the same frozen time. */
-  function delays(seed: number): number[] {
+  async function delays(seed: number): Promise<number[]> {
     const mock = createMockRouter({ seed, clock: '2026-01-01T00:00:00Z', generationDelayMs: 'realistic' });
     const out: number[] = [];
     for (const input of ['One.', 'Two words.', 'Three words here.', 'Four.', 'Five, five.']) {
-      const res = mock.gateway.handle({
+      const res = await mock.gateway.handle({
         method: 'POST',
         path: '/api/v1/audio/speech',
         query: '',
@@ -140,32 +140,32 @@ describe("generationDelayMs: 'realistic'", () => {
         body: new TextEncoder().encode(JSON.stringify({ model: TTS, input, voice: 'alloy' })),
       });
       expect(res.status).toBe(200);
-      out.push(measureDelay(mock.gateway, res.headers['X-Generation-Id']!));
+      out.push(await measureDelay(mock.gateway, res.headers['X-Generation-Id']!));
     }
     return out;
   }
 
-  it('draws a delay in [500, 2000] ms per record, the same for the same seed and request sequence', () => {
-    const first = delays(21);
+  it('draws a delay in [500, 2000] ms per record, the same for the same seed and request sequence', async () => {
+    const first = await delays(21);
     for (const d of first) {
       expect(d).toBeGreaterThanOrEqual(500);
       expect(d).toBeLessThanOrEqual(2000);
     }
     expect(new Set(first).size).toBeGreaterThan(1); // seeded per record, not one constant
-    expect(delays(21)).toEqual(first);
-    expect(delays(22)).not.toEqual(first);
+    expect(await delays(21)).toEqual(first);
+    expect(await delays(22)).not.toEqual(first);
   });
 
-  it('a fixed delay is exact', () => {
+  it('a fixed delay is exact', async () => {
     const mock = createMockRouter({ clock: '2026-01-01T00:00:00Z', generationDelayMs: 1234 });
-    const res = mock.gateway.handle({
+    const res = await mock.gateway.handle({
       method: 'POST',
       path: '/api/v1/audio/speech',
       query: '',
       headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
       body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Exact.', voice: 'alloy' })),
     });
-    expect(measureDelay(mock.gateway, res.headers['X-Generation-Id']!)).toBe(1234);
+    expect(await measureDelay(mock.gateway, res.headers['X-Generation-Id']!)).toBe(1234);
   });
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('rejects generationDelayMs %s at creation', (value) => {

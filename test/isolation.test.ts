@@ -55,7 +55,7 @@ describe.each(modes)('$name', (mode) => {
 
   it('a streamed body that fails by itself (not a scenario cut) is cut after its bytes and reported once', async () => {
     const { baseUrl, gateway } = await start();
-    gateway.handle = () => ({
+    gateway.handle = async () => ({
       status: 200,
       headers: { 'Content-Type': 'audio/pcm' },
       body: (async function* () {

@@ -112,7 +112,7 @@ describe('user scenario folders', () => {
     expect(mock.gateway.scenarios.defaultScenario?.name).toBe('user-json');
     // Given as a file, it does not join the registry.
     expect(mock.gateway.scenarios.scenarios.some(({ scenario }) => scenario.name === 'user-json')).toBe(false);
-    const response = mock.gateway.handle({ method: 'GET', path: '/api/v1/generation', query: 'id=gen-x', headers: { authorization: 'Bearer k' } });
+    const response = await mock.gateway.handle({ method: 'GET', path: '/api/v1/generation', query: 'id=gen-x', headers: { authorization: 'Bearer k' } });
     expect(response.status).toBe(418);
     expect(response.headers['X-Mock-Applied']).toBe('user-json/rule-1');
   });

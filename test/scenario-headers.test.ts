@@ -91,7 +91,7 @@ describe('the standalone server', () => {
     try {
       const handle = server.gateway.handle;
       // What a scenario could make before sending was checked: a header value Node refuses (after a delay or not).
-      server.gateway.handle = (request) => ({ ...handle(request), headers: { 'X-A': '€' } });
+      server.gateway.handle = async (request) => ({ ...(await handle(request)), headers: { 'X-A': '€' } });
       const response = await fetch(`${server.baseUrl}/models/count?token=secret-in-query`, { headers: auth() });
       expect(response.status).toBe(500);
       const { error } = (await response.json()) as { error: { code: number; metadata: { reason: string } } };

@@ -67,7 +67,7 @@ describe('fake timers installed before the core loads', () => {
       const { createGateway } = await import('../src/node/create-gateway.js');
       const gateway = createGateway({ seed: 1 });
       const input = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
-      const response = gateway.handle({
+      const response = await gateway.handle({
         method: 'POST',
         path: '/api/v1/audio/speech',
         query: '',

@@ -46,7 +46,8 @@ export function createMockRouter(options: BrowserMockRouterOptions = {}): Browse
 }
 
 /**
- * Creates the gateway alone (no handlers), on the browser platform: `gateway.handle` answers a `CoreRequest`.
+ * Creates the gateway alone (no handlers), on the browser platform: `gateway.handle` answers a `CoreRequest` with a
+ * promise of the `CoreResponse`.
  *
  * @throws the errors of {@link createMockRouter}.
  */

@@ -32,10 +32,14 @@ export type { ReplayedAudio } from './journal/audio-replay.js';
 /** A simulated gateway. */
 export interface Gateway {
   /**
-   * Answers one request. Never throws for any input: every failure is the gateway's error envelope
-   * (an unexpected internal fault is a 500 envelope).
+   * Answers one request.
+   *
+   * @returns a promise of the response. It never rejects, for any input: every failure is the gateway's error
+   *   envelope (an unexpected internal fault, thrown or a rejection, is reported once and answered with the 500
+   *   envelope).
+   * @example const response = await gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-test' } });
    */
-  handle(request: CoreRequest): CoreResponse;
+  handle(request: CoreRequest): Promise<CoreResponse>;
   /**
    * The simulator's clock (epoch ms): record timestamps, generation readiness, rate-limit windows and
    * `Retry-After` read it. `clock.advance(ms)` and `clock.set(ms)` move it (a frozen clock stays frozen, a running
@@ -158,17 +162,20 @@ function userScenarios(option: GatewayOptions['scenarios'], platform: Platform):
 }
 
 /**
- * `handle`, unable to throw: an unexpected error is reported once and answered with the 500 envelope (the
- * pipeline already answers every request's own fault with its envelope; this catches what would escape it, such
- * as the journal or a response of the core that cannot be built).
+ * `handle`, unable to throw or reject: an unexpected error, thrown or a rejection, is reported once and answered
+ * with the 500 envelope (the pipeline already answers every request's own fault with its envelope; this catches
+ * what would escape it, such as the journal or a response of the core that cannot be built).
  */
-function isolated(handle: (request: CoreRequest) => CoreResponse, report: ErrorReporter): (request: CoreRequest) => CoreResponse {
+function isolated(handle: (request: CoreRequest) => Promise<CoreResponse>, report: ErrorReporter): (request: CoreRequest) => Promise<CoreResponse> {
+  const fault = (request: CoreRequest, error: unknown): CoreResponse => {
+    report(error, `request ${request.method} ${request.path}`);
+    return toErrorResponse(error);
+  };
   return (request) => {
     try {
-      return handle(request);
+      return handle(request).catch((error: unknown) => fault(request, error));
     } catch (error) {
-      report(error, `request ${request.method} ${request.path}`);
-      return toErrorResponse(error);
+      return Promise.resolve(fault(request, error));
     }
   };
 }

@@ -7,7 +7,9 @@
  * itself (which may also answer 429 for `:free` models and 402 for credits) → the rule's effects (audio effects,
  * delay) and `X-Mock-Applied`, on a new response (never an edit of the operation's or the rule's).
  *
- * Every failure is the gateway's error envelope (`toErrorResponse`).
+ * Every stage may await (an operation may answer with a promise, `operations/call.ts`); the stages run one after
+ * another for a request, in the order above. Every failure, thrown or a rejection, is the gateway's error envelope
+ * (`toErrorResponse`).
  *
  * @module
  */
@@ -23,7 +25,7 @@ import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js'
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
 import { anonymousDigest, sessionOf } from './accounts/session.js';
 import type { OperationAnswer } from './operations/call.js';
-import type { CoreRequest, CoreResponse, SpeechAudio } from './types.js';
+import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from './types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
 export interface Answered {
@@ -38,8 +40,8 @@ export interface Answered {
   readonly applied: AppliedRule | undefined;
 }
 
-/** The pipeline of one gateway: answers a request; never throws. */
-export type Pipeline = (request: CoreRequest) => Answered;
+/** The pipeline of one gateway: answers a request with a promise of what it made of it; never rejects. */
+export type Pipeline = (request: CoreRequest) => Promise<Answered>;
 
 /**
  * The route of `request`.
@@ -75,17 +77,17 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
 
 /** Creates the pipeline over a gateway's shared state and scenarios. */
 export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): Pipeline {
-  function operate(request: CoreRequest, match: RouteMatch, account: Account): OperationAnswer {
+  function operate(request: CoreRequest, match: RouteMatch, account: Account): MaybePromise<OperationAnswer> {
     ctx.accounts.consumeKeyLimit(account, ctx.clock.now());
     return OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account });
   }
 
-  function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Pick<Answered, 'response' | 'audio' | 'applied'> {
+  async function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Promise<Pick<Answered, 'response' | 'audio' | 'applied'>> {
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applied = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
-    if (!applied) return { ...operate(request, match, account), applied };
+    if (!applied) return { ...(await operate(request, match, account)), applied };
     const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
-    const { response, audio } = ruled ? { response: ruled, audio: undefined } : operate(request, match, account);
+    const { response, audio } = ruled ? { response: ruled, audio: undefined } : await operate(request, match, account);
     const effects = !ruled && response.status === 200;
     return {
       response: {
@@ -99,7 +101,7 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): 
     };
   }
 
-  return (request) => {
+  return async (request) => {
     const sessionHeader = header(request.headers, SESSION_HEADER);
     let session = sessionOf(sessionHeader, anonymousDigest());
     let match: RouteMatch | undefined;
@@ -107,7 +109,7 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): 
       match = route(request);
       const account = ctx.accounts.authenticate(request.headers);
       session = sessionOf(sessionHeader, account.digest);
-      return { route: match, session, ...answer(request, match, session, account) };
+      return { route: match, session, ...(await answer(request, match, session, account)) };
     } catch (error) {
       return { response: toErrorResponse(error), route: match, session, applied: undefined };
     }

@@ -5,6 +5,9 @@
  * @module
  */
 
+/** A value, or a promise of it: what a step of the core that may wait on state returns (callers await both alike). */
+export type MaybePromise<T> = T | Promise<T>;
+
 /** Header map with lower-case names, as both Node's `IncomingHttpHeaders` and a Fetch `Headers` give them. */
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
 

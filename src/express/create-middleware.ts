@@ -77,7 +77,8 @@ export function createMiddleware(options: MiddlewareOptions = {}): MockRouterMid
       next();
       return;
     }
-    const respond = (body: Uint8Array | undefined) => reply(response, answerOrFault(request, () => answer(toCoreRequest(request, body, url)), report));
+    const respond = (body: Uint8Array | undefined) =>
+      void answerOrFault(request, () => answer(toCoreRequest(request, body, url)), report).then((result) => reply(response, result));
     const refuse = (refused: CoreResponse) => reply(response, answer.withCors({ path: pathOf(url), headers: request.headers }, refused));
     if (!hasRequestBody(request)) respond(undefined);
     else if (bodyConsumed(request)) {

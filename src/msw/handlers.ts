@@ -34,7 +34,7 @@ function respond(gateway: Gateway, options: HandlerOptions) {
     const { toCoreRequest, toHttpResponse } = await (convert ??= import('./convert.js'));
     const where = () => `${request.method} ${new URL(request.url).pathname}`;
     try {
-      const result = answer(await toCoreRequest(request));
+      const result = await answer(await toCoreRequest(request));
       const report = (error: unknown) => gateway.reportError(error, `streaming the ${result.status} answer to ${where()}`);
       return await toHttpResponse(result, request.signal, request.method === 'HEAD', report);
     } catch (error) {

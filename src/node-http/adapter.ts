@@ -10,7 +10,7 @@
  * const door = frontDoor(gateway);
  * createServer(async (request, response) => {
  *   const read = hasRequestBody(request) ? await readRequestBody(request) : { body: undefined };
- *   sendResult(response, 'refused' in read ? read.refused : door(toCoreRequest(request, read.body)));
+ *   sendResult(response, 'refused' in read ? read.refused : await door(toCoreRequest(request, read.body)));
  * });
  *
  * @module
@@ -20,7 +20,7 @@ import { toErrorResponse } from '../core/http/error-envelope.js';
 import { bodyTooLarge, unreadableBody } from '../core/http/malformed-requests.js';
 import { MAX_BODY_BYTES, splitTarget } from '../core/http/request.js';
 import type { ErrorReporter } from '../core/report-error.js';
-import type { CoreRequest, CoreResponse } from '../core/types.js';
+import type { CoreRequest, CoreResponse, MaybePromise } from '../core/types.js';
 
 export { sendResult, writeResult } from './send.js';
 
@@ -107,16 +107,18 @@ export function readRequestBody(request: IncomingMessage, limit: number = MAX_BO
 }
 
 /**
- * `compute()`'s answer, or, when it throws (a fault outside the gateway's own error guard: a dashboard file that
- * cannot be read, a bug in a wrapper around the front door), the fault reported once to `report` (as happening in
- * `request <METHOD> <path>`) and answered as every adapter answers one: `toErrorResponse` of
- * `src/core/http/error-envelope.ts` (a `GatewayError`'s own envelope, else a 500 envelope naming the error, never a
- * stack trace). Never throws, so one request's fault never reaches Node's `request` listener, where it would end
- * the process.
+ * `compute()`'s answer (it returns the response or a promise of it), or, when it throws or its promise rejects (a
+ * fault outside the gateway's own error guard: a dashboard file that cannot be read, a bug in a wrapper around the
+ * front door), the fault reported once to `report` (as happening in `request <METHOD> <path>`) and answered as
+ * every adapter answers one: `toErrorResponse` of `src/core/http/error-envelope.ts` (a `GatewayError`'s own
+ * envelope, else a 500 envelope naming the error, never a stack trace).
+ *
+ * @returns a promise of the response, which never rejects, so one request's fault never reaches Node's `request`
+ *   listener or an unhandled rejection, where it would end the process.
  */
-export function answerOrFault(request: IncomingMessage, compute: () => CoreResponse, report: ErrorReporter): CoreResponse {
+export async function answerOrFault(request: IncomingMessage, compute: () => MaybePromise<CoreResponse>, report: ErrorReporter): Promise<CoreResponse> {
   try {
-    return compute();
+    return await compute();
   } catch (error) {
     return faultAnswer(request, error, report);
   }

@@ -18,7 +18,7 @@ import { nodePlatform } from './platform.js';
  *   file, the path inside it, and what was expected.
  * @example
  * const gateway = createGateway({ seed: 1, keys: ['sk-test'] });
- * gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-test' } });
+ * const response = await gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-test' } });
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
   return createGatewayOn(nodePlatform, options);

@@ -57,7 +57,7 @@ export interface AdminDoor extends FrontDoor {
  * health check; other admin paths go to `gateway.handle`, which answers the 404 envelope, journaled), with the
  * admin scope's CORS headers when the request has an `Origin`. `GET`/`HEAD` of the index (`/`, `/api/v1`) lists
  * the admin endpoints served. Everything else is `door`'s. One set of login sessions per call (per server).
- * Never throws.
+ * Answers with a promise of the response, which never rejects (a fault of an admin action is its 500 envelope).
  */
 export function withAdmin(door: FrontDoor, gateway: Gateway, options: AdminDoorOptions): AdminDoor {
   const { exposure, token, hosts, cors: policy } = options;
@@ -65,16 +65,18 @@ export function withAdmin(door: FrontDoor, gateway: Gateway, options: AdminDoorO
   const sessions = token === undefined ? undefined : new AdminSessions();
   const guard = { token, sessions, hosts, cors: policy };
   const links = exposure === 'on' ? [...ADMIN_ENDPOINTS, DASHBOARD_ENDPOINT] : ADMIN_ENDPOINTS.filter((endpoint) => endpoint.endsWith('/health'));
-  const route = (request: CoreRequest): CoreResponse =>
+  const route = (request: CoreRequest): Promise<CoreResponse> =>
     exposure === 'on' || isHealthPath(request.path) ? handleAdmin(gateway, request, guard) : gateway.handle(request);
-  const answer = ((request: CoreRequest): CoreResponse => {
-    if (!request.path.startsWith(ADMIN_PREFIX)) {
-      return isIndexRequest(request.method, request.path) ? door.withCors(request, apiIndex(links)) : door(request);
-    }
+  const admin = async (request: CoreRequest): Promise<CoreResponse> => {
     const origin = header(request.headers, 'origin');
     if (origin === undefined) return route(request);
     if (isPreflight(request)) return corsPreflight(policy, request, 'admin');
-    return withCorsHeaders(policy, origin, 'admin', route(request));
+    return withCorsHeaders(policy, origin, 'admin', await route(request));
+  };
+  // Not `async`: the API's requests get `door`'s promise as it is, with nothing added on their way.
+  const answer = ((request: CoreRequest): Promise<CoreResponse> => {
+    if (request.path.startsWith(ADMIN_PREFIX)) return admin(request);
+    return isIndexRequest(request.method, request.path) ? Promise.resolve(door.withCors(request, apiIndex(links))) : door(request);
   }) as AdminDoor;
   answer.withCors = (request, response) =>
     request.path.startsWith(ADMIN_PREFIX) ? withCorsHeaders(policy, header(request.headers, 'origin'), 'admin', response) : door.withCors(request, response);

@@ -119,7 +119,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const respond = (request: IncomingMessage, response: ServerResponse, body: Uint8Array | undefined): void => {
     // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own check would answer a bare 400, so it is done here.
     if (request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && !request.headers.host) reply(response, own(request, hostRequired()));
-    else reply(response, answerOrFault(request, () => answer(toCoreRequest(request, body)), report));
+    else void answerOrFault(request, () => answer(toCoreRequest(request, body)), report).then((result) => reply(response, result));
   };
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     if (logger) {

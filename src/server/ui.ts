@@ -82,17 +82,19 @@ export function answerUi(request: CoreRequest, files: UiFiles): CoreResponse {
 /**
  * `answer` with the dashboard in front of it: a request for a dashboard path is answered from `files` (default
  * the package's `dist/ui/`) once the admin API's guard (`answer.guardAdmin`: Host and Origin, not the token) lets
- * it through; everything else (and `/__mock/ui?token=...`, the admin API's login) by `answer`.
+ * it through; everything else (and `/__mock/ui?token=...`, the admin API's login) by `answer`. Answers with a
+ * promise of the response; a dashboard file that cannot be read is a rejection (the server answers it with the 500
+ * envelope, `answerOrFault`).
  *
  * @param answer the front door with the admin API around it (`withAdmin` of `admin.ts`).
  * @param enabled whether the admin API is on; when not, `answer` itself is returned (the paths answer 404).
  */
 export function withDashboard(answer: AdminDoor, enabled: boolean, files: UiFiles = uiFiles()): AdminDoor {
   if (!enabled) return answer;
-  const door = (request: CoreRequest): CoreResponse => {
-    if (!isUiPath(request.path) || queryParams(request.query).has('token')) return answer(request);
-    // The admin API's guard (Host, Origin) without the token check: the page asks for the token itself.
-    return answer.guardAdmin(request, { token: false }) ?? answerUi(request, files);
-  };
+  // The admin API's guard (Host, Origin) without the token check: the page asks for the token itself.
+  const dashboard = async (request: CoreRequest): Promise<CoreResponse> => answer.guardAdmin(request, { token: false }) ?? answerUi(request, files);
+  // Not `async`: every other request gets `answer`'s promise as it is.
+  const door = (request: CoreRequest): Promise<CoreResponse> =>
+    !isUiPath(request.path) || queryParams(request.query).has('token') ? answer(request) : dashboard(request);
   return Object.assign(door, { withCors: answer.withCors, guardAdmin: answer.guardAdmin });
 }

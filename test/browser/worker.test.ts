@@ -92,7 +92,7 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     // The same request and seed in Node.js: the same bytes, decoded by the suite's MP3 decoder.
     const gateway = createGateway({ seed: SEED });
     await gateway.warmUp();
-    const answer = gateway.handle({
+    const answer = await gateway.handle({
       method: 'POST',
       path: '/api/v1/audio/speech',
       query: '',

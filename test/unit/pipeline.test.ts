@@ -78,34 +78,34 @@ async function envelope(response: CoreResponse, status: number): Promise<{ code:
 describe('the order of the checks', () => {
   it('answers an unknown path with a 404 before looking at the key', async () => {
     const { pipeline } = setup();
-    const answered = pipeline(request('/api/v1/nothing', { headers: { authorization: '' } }));
+    const answered = await pipeline(request('/api/v1/nothing', { headers: { authorization: '' } }));
     expect((await envelope(answered.response, 404)).message).toBe('No route for GET /api/v1/nothing');
     expect(answered).toMatchObject({ route: undefined, applied: undefined });
   });
 
   it('answers a wrong method with a 405 and Allow, a method served nowhere too, before the key', async () => {
     const { pipeline } = setup();
-    const wrong = pipeline(request('/api/v1/audio/speech', { headers: { authorization: '' } }));
+    const wrong = await pipeline(request('/api/v1/audio/speech', { headers: { authorization: '' } }));
     await envelope(wrong.response, 405);
     expect(wrong.response.headers.Allow).toBe('POST');
     expect(wrong.route).toBeUndefined();
-    const connect = pipeline(request('/api/v1/nothing', { method: 'CONNECT' }));
+    const connect = await pipeline(request('/api/v1/nothing', { method: 'CONNECT' }));
     await envelope(connect.response, 405);
   });
 
   it('answers a known path without a key with a 401, in the anonymous session', async () => {
     const { pipeline } = setup();
-    const answered = pipeline(request('/api/v1/model/openai/gpt-4o', { headers: { authorization: '' } }));
+    const answered = await pipeline(request('/api/v1/model/openai/gpt-4o', { headers: { authorization: '' } }));
     expect((await envelope(answered.response, 401)).message).toBe('No auth credentials found');
     expect(answered.route?.operation).toBe('model');
     expect(answered.session).toMatch(/^key-[0-9a-f]{12}$/);
-    expect(pipeline(request('/api/v1/nothing', { headers: { authorization: '' } })).session).toBe(answered.session);
+    expect((await pipeline(request('/api/v1/nothing', { headers: { authorization: '' } }))).session).toBe(answered.session);
   });
 
   it('takes HEAD for GET, and answers an operation with its own response, untouched by any rule', async () => {
     const { pipeline } = setup();
     for (const method of ['GET', 'HEAD']) {
-      const answered = pipeline(request('/api/v1/model/openai/gpt-4o', { method }));
+      const answered = await pipeline(request('/api/v1/model/openai/gpt-4o', { method }));
       expect(answered.response.status).toBe(200);
       expect(answered.response.headers['X-Mock-Applied']).toBeUndefined();
       expect(answered.response.delayMs).toBeUndefined();
@@ -116,13 +116,13 @@ describe('the order of the checks', () => {
 });
 
 describe('sessions', () => {
-  it('is X-Mock-Session when given, else derived from the key: the same for one key, another for another', () => {
+  it('is X-Mock-Session when given, else derived from the key: the same for one key, another for another', async () => {
     const { pipeline } = setup();
-    const sessionOf = (headers: Record<string, string>) => pipeline(request('/api/v1/model/openai/gpt-4o', { headers })).session;
-    expect(sessionOf({ 'x-mock-session': ' mine ' })).toBe('mine');
-    expect(sessionOf({})).toBe(sessionOf({}));
-    expect(sessionOf({ authorization: 'Bearer sk-other' })).not.toBe(sessionOf({}));
-    expect(sessionOf({})).not.toContain('sk-unit');
+    const sessionOf = async (headers: Record<string, string>) => (await pipeline(request('/api/v1/model/openai/gpt-4o', { headers }))).session;
+    expect(await sessionOf({ 'x-mock-session': ' mine ' })).toBe('mine');
+    expect(await sessionOf({})).toBe(await sessionOf({}));
+    expect(await sessionOf({ authorization: 'Bearer sk-other' })).not.toBe(await sessionOf({}));
+    expect(await sessionOf({})).not.toContain('sk-unit');
   });
 });
 
@@ -131,7 +131,7 @@ describe('scenarios', () => {
 
   it('answers X-Mock-Status with its envelope, naming what was applied', async () => {
     const { pipeline } = setup();
-    const answered = pipeline(model({ 'x-mock-status': '503' }));
+    const answered = await pipeline(model({ 'x-mock-status': '503' }));
     await envelope(answered.response, 503);
     expect(answered.response.headers['Retry-After']).toBe('30');
     expect(answered.response.headers['X-Mock-Applied']).toBe('x-mock-status/503');
@@ -140,32 +140,35 @@ describe('scenarios', () => {
 
   it('answers a malformed X-Mock-Status or an unknown X-Mock-Scenario with a 400, never a throw', async () => {
     const { pipeline } = setup();
-    expect((await envelope(pipeline(model({ 'x-mock-status': '200' })).response, 400)).message).toMatch(/^X-Mock-Status: /);
-    expect((await envelope(pipeline(model({ 'x-mock-scenario': 'nothing' })).response, 400)).message).toMatch(/^X-Mock-Scenario: unknown scenario "nothing"/);
+    expect((await envelope((await pipeline(model({ 'x-mock-status': '200' }))).response, 400)).message).toMatch(/^X-Mock-Status: /);
+    expect((await envelope((await pipeline(model({ 'x-mock-scenario': 'nothing' }))).response, 400)).message).toMatch(/^X-Mock-Scenario: unknown scenario "nothing"/);
   });
 
-  it('counts a rule per session: rate-limited-then-ok gives each session two 429s, then the answer', () => {
+  it('counts a rule per session: rate-limited-then-ok gives each session two 429s, then the answer', async () => {
     const { pipeline } = setup();
-    const statuses = (session: string, count: number) =>
-      Array.from({ length: count }, () => pipeline(model({ 'x-mock-scenario': 'rate-limited-then-ok', 'x-mock-session': session })).response.status);
-    expect(statuses('a', 3)).toEqual([429, 429, 200]);
-    expect(statuses('b', 1)).toEqual([429]);
-    expect(statuses('a', 1)).toEqual([200]);
-    expect(statuses('b', 2)).toEqual([429, 200]);
+    const statuses = async (session: string, count: number) => {
+      const seen: number[] = [];
+      for (let i = 0; i < count; i++) seen.push((await pipeline(model({ 'x-mock-scenario': 'rate-limited-then-ok', 'x-mock-session': session }))).response.status);
+      return seen;
+    };
+    expect(await statuses('a', 3)).toEqual([429, 429, 200]);
+    expect(await statuses('b', 1)).toEqual([429]);
+    expect(await statuses('a', 1)).toEqual([200]);
+    expect(await statuses('b', 2)).toEqual([429, 200]);
   });
 
-  it('applies the default scenario to requests without headers; a header overrides it', () => {
+  it('applies the default scenario to requests without headers; a header overrides it', async () => {
     const { pipeline, scenarios } = setup();
     scenarios.useScenario(scenarios.find('server-error')!);
-    expect(pipeline(model({})).response.status).toBe(500);
-    expect(pipeline(model({ 'x-mock-scenario': 'not-found' })).response.status).toBe(404);
-    expect(pipeline(model({ 'x-mock-status': '502' })).response.status).toBe(502);
+    expect((await pipeline(model({}))).response.status).toBe(500);
+    expect((await pipeline(model({ 'x-mock-scenario': 'not-found' }))).response.status).toBe(404);
+    expect((await pipeline(model({ 'x-mock-status': '502' }))).response.status).toBe(502);
   });
 
   it("puts a rule's delay and X-Mock-Applied on a new response around the operation's answer", async () => {
     const { pipeline, scenarios } = setup();
     scenarios.useScenario(scenarios.parse({ name: 'slow', rules: [{ name: 'wait', delay: { ms: 1500 } }] }, 'test'));
-    const answered = pipeline(model({}));
+    const answered = await pipeline(model({}));
     expect(answered.response).toMatchObject({ status: 200, delayMs: 1500, headers: { 'X-Mock-Applied': 'slow/wait', 'Content-Type': 'application/json' } });
     expect(JSON.parse(new TextDecoder().decode(await bytesOf(answered.response.body))).data.id).toBe('openai/gpt-4o');
   });
@@ -176,7 +179,7 @@ describe('speech', () => {
 
   it('answers the audio the renderer makes, with what the journal records of it', async () => {
     const { pipeline, ctx } = setup();
-    const answered = pipeline(speech(body));
+    const answered = await pipeline(speech(body));
     expect(answered.response.status).toBe(200);
     expect(answered.response.headers['Content-Type']).toBe('audio/pcm;rate=24000;channels=1');
     expect(answered.response.headers['X-Generation-Id']).toMatch(/^gen-tts-\d{10}-[A-Za-z0-9]{20}$/);
@@ -188,16 +191,16 @@ describe('speech', () => {
 
   it('answers a bad body with a 400 naming the field, and no audio', async () => {
     const { pipeline } = setup();
-    const answered = pipeline(speech({ model: TTS, voice: 'alloy' }));
+    const answered = await pipeline(speech({ model: TTS, voice: 'alloy' }));
     expect((await envelope(answered.response, 400)).message).toMatch(/^input: required/);
     expect(answered.audio).toBeUndefined();
   });
 
   it("cuts the audio of a truncate rule after exactly its share of the bytes (StreamCut); the operation's answer is whole", async () => {
     const { pipeline, scenarios } = setup();
-    const whole = await bytesOf(pipeline(speech(body)).response.body);
+    const whole = await bytesOf((await pipeline(speech(body))).response.body);
     scenarios.useScenario(scenarios.parse({ name: 'cut', rules: [{ name: 'half', match: { operation: 'speech' }, audio: { truncate: 0.5 } }] }, 'test'));
-    const answered = pipeline(speech(body));
+    const answered = await pipeline(speech(body));
     expect(answered.response.headers['X-Mock-Applied']).toBe('cut/half');
     const received: Uint8Array[] = [];
     await expect(

@@ -40,7 +40,7 @@ import { problemLine } from '../config/validate-config.js';
 import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from '../http/malformed-requests.js';
 import { ScenarioError } from '../scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../scenarios/schema.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreRequest, CoreResponse, MaybePromise } from '../types.js';
 import type { AdminAuth, DefaultScenario, HealthAnswer, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList } from './wire.js';
 
 /** Path prefix of the admin API. */
@@ -200,7 +200,8 @@ export interface AdminOptions {
 
 /** Path parameters of an admin route (`{seq}`, `{name}`), raw. */
 type RouteParams = Readonly<Record<string, string>>;
-type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams, options: AdminOptions) => CoreResponse;
+/** One admin route's action: its response, or a promise of it; fails (a throw or a rejection) with a `GatewayError` for its envelope. */
+type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams, options: AdminOptions) => MaybePromise<CoreResponse>;
 
 /** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
@@ -247,13 +248,15 @@ export function isHealthPath(path: string): boolean {
  * Answers one admin request: the guard first (`guardAdmin`: Host, Origin, token; not for the health check), then
  * the route.
  *
- * @returns the response; a 404 envelope for an unknown admin path (listing every admin endpoint), 405 with
- *   `Allow` for a wrong method, 400 for bad input (an unknown scenario name lists the loaded ones; an invalid
+ * @returns a promise of the response: a 404 envelope for an unknown admin path (listing every admin endpoint), 405
+ *   with `Allow` for a wrong method, 400 for bad input (an unknown scenario name lists the loaded ones; an invalid
  *   definition names the path inside it; a malformed `after`, `limit` or `seq` is named), 401 without the admin
  *   token when one is set (but `GET /__mock/auth`, which answers 200 `{"authorized":false}`), 403 for a Host or
- *   Origin the guard refuses, 303 for a `?token=` login.
+ *   Origin the guard refuses, 303 for a `?token=` login. An action's unexpected fault (thrown or a rejection) is
+ *   reported once to `gateway.reportError` and answered with the 500 envelope; the promise rejects only when the
+ *   guard itself fails.
  */
-export function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): CoreResponse {
+export async function handleAdmin(gateway: Gateway, request: CoreRequest, options: AdminOptions = {}): Promise<CoreResponse> {
   const path = request.path.slice(ADMIN_PREFIX.length).replace(/\/$/, '');
   if (path !== 'health') {
     const refused = guardAdmin(request, { token: options.token, sessions: options.sessions, hosts: options.hosts ?? LOCAL_HOSTS, cors: options.cors ?? DEFAULT_CORS_POLICY });
@@ -269,7 +272,7 @@ export function handleAdmin(gateway: Gateway, request: CoreRequest, options: Adm
     }
     const run = route.methods[request.method];
     if (!run) throw methodNotAllowed(request.method, request.path, Object.keys(route.methods).join(', '));
-    return run(gateway, request, route.params, options);
+    return await run(gateway, request, route.params, options);
   } catch (error) {
     if (!(error instanceof GatewayError)) gateway.reportError(error, `admin ${request.method} ${request.path}`);
     return toErrorResponse(error);

@@ -26,8 +26,8 @@ export interface FrontDoorOptions {
 
 /** The answer function of one adapter; see {@link frontDoor}. */
 export interface FrontDoor {
-  /** Answers one request. Never throws. */
-  (request: CoreRequest): CoreResponse;
+  /** Answers one request: a promise of the response, which never rejects. */
+  (request: CoreRequest): Promise<CoreResponse>;
   /**
    * `response` with the CORS headers the front door would add to it for `request` (a copy, or `response` itself
    * when none apply): for answers the adapter makes without the core, such as the standalone server's own errors
@@ -46,16 +46,19 @@ function takesPreflight(path: string): boolean {
  * `Access-Control-Request-Method`) on the gateway's paths by `corsPreflight`, never journaled; then the index
  * (listing no admin endpoint: see `api-index.ts`), and everything else through `gateway.handle` (journaled), each
  * with the CORS headers of `withCorsHeaders` (scope `api`) when the request has an `Origin` the policy allows.
- * A request without `Origin` is answered exactly as without CORS. Never throws.
+ * A request without `Origin` is answered exactly as without CORS. Answers with a promise of the response, which
+ * never rejects (`gateway.handle` never does).
  */
 export function frontDoor(gateway: Gateway, options: FrontDoorOptions = {}): FrontDoor {
   const policy = options.cors ?? DEFAULT_CORS_POLICY;
-  const route = (request: CoreRequest): CoreResponse => (isIndexRequest(request.method, request.path) ? apiIndex() : gateway.handle(request));
+  // Not `async`: the gateway's promise is passed on as it is, and a promise is made here only when there is none.
+  const route = (request: CoreRequest): Promise<CoreResponse> =>
+    isIndexRequest(request.method, request.path) ? Promise.resolve(apiIndex()) : gateway.handle(request);
   const answer: FrontDoor = (request) => {
     const origin = header(request.headers, 'origin');
     if (origin === undefined) return route(request);
-    if (isPreflight(request) && takesPreflight(request.path)) return corsPreflight(policy, request, 'api');
-    return withCorsHeaders(policy, origin, 'api', route(request));
+    if (isPreflight(request) && takesPreflight(request.path)) return Promise.resolve(corsPreflight(policy, request, 'api'));
+    return route(request).then((response) => withCorsHeaders(policy, origin, 'api', response));
   };
   answer.withCors = (request, response) => withCorsHeaders(policy, header(request.headers, 'origin'), 'api', response);
   return answer;

@@ -93,19 +93,22 @@ function errorOf(response: CoreResponse): JournalError | null {
 }
 
 /**
- * Wraps `pipeline` so each request is recorded in `journal` and announced on `events`. The entry's
- * `duration_ms`, `response_bytes` and `body_end` are set when the response is complete: at once for a body of one
- * piece (or a reset) sent without delay (the pipeline's response is then returned as it is), otherwise when the
- * adapter calls `onDone` of the response returned, a new one with a tracked copy of a streamed body (its `onDone`
- * calls the pipeline's own, if any, first); `error` and `audio` (the pipeline's answer's, for a 200) at once.
+ * Wraps `pipeline` so each request is recorded in `journal` and announced on `events`, once the pipeline has
+ * answered (the entry's `time` is read as the request arrives). The entry's `duration_ms`, `response_bytes` and
+ * `body_end` are set when the response is complete: at once for a body of one piece (or a reset) sent without
+ * delay (the pipeline's response is then the answer as it is), otherwise when the adapter calls `onDone` of the
+ * response answered, a new one with a tracked copy of a streamed body (its `onDone` calls the pipeline's own, if
+ * any, first); `error` and `audio` (the pipeline's answer's, for a 200) at once.
  *
  * @param clock gives the entry's `time` (the simulator's clock, epoch ms).
+ * @returns the answer function: a promise of the response; it rejects only when the journal or an event listener
+ *   fails outside their own guards (the gateway's `isolated` answers that with the 500 envelope).
  */
-export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, events: GatewayEvents): (request: CoreRequest) => CoreResponse {
-  return (request) => {
+export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, events: GatewayEvents): (request: CoreRequest) => Promise<CoreResponse> {
+  return async (request) => {
     const started = performance.now();
     const time = clock.now();
-    const { response, route, session, applied, audio } = pipeline(request);
+    const { response, route, session, applied, audio } = await pipeline(request);
     const kept = journaledBody(request);
     const headers = redactHeaders(request.headers);
     const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;

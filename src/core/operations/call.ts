@@ -1,13 +1,14 @@
 /**
  * What an operation is given: the gateway's shared state, the request, its path parameters and the caller's
  * account. Every operation is a function of one {@link OperationCall} that returns a response (speech: with what it
- * renders, {@link OperationAnswer}) or throws a `GatewayError`.
+ * renders, {@link OperationAnswer}), or a promise of one, or fails with a `GatewayError` (thrown, or as the
+ * promise's rejection). The pipeline awaits either, so an operation may wait on state kept elsewhere.
  *
  * @module
  */
 import type { Account } from '../accounts/accounts.js';
 import type { GatewayContext } from '../context.js';
-import type { CoreRequest, CoreResponse, SpeechAudio } from '../types.js';
+import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from '../types.js';
 
 /** One call of an operation. */
 export interface OperationCall {
@@ -28,8 +29,11 @@ export interface OperationAnswer {
   readonly audio?: SpeechAudio | undefined;
 }
 
-/** An operation: answers one call, or throws a `GatewayError` for the gateway's error envelope. */
-export type OperationHandler = (call: OperationCall) => OperationAnswer;
+/**
+ * An operation: answers one call (or a promise of the answer), or fails with a `GatewayError` for the gateway's
+ * error envelope (thrown, or as the promise's rejection).
+ */
+export type OperationHandler = (call: OperationCall) => MaybePromise<OperationAnswer>;
 
-/** An operation whose answer is its response alone (every one but speech). */
-export type ResponseHandler = (call: OperationCall) => CoreResponse;
+/** An operation whose answer is its response alone (every one but speech), or a promise of it; fails as {@link OperationHandler}. */
+export type ResponseHandler = (call: OperationCall) => MaybePromise<CoreResponse>;

@@ -14,10 +14,16 @@ import { getModels } from './models.js';
 import { listModelsCount } from './models-count.js';
 import { createSpeech } from './speech.js';
 
-/** `handler` as an {@link OperationHandler}: its response, and nothing besides. */
+/**
+ * `handler` as an {@link OperationHandler}: its response, and nothing besides. A response returned at once is
+ * answered at once (no promise made on the way); a promise of one, as a promise.
+ */
 const responding =
   (handler: ResponseHandler): OperationHandler =>
-  (call) => ({ response: handler(call) });
+  (call) => {
+    const response = handler(call);
+    return response instanceof Promise ? response.then((resolved) => ({ response: resolved })) : { response };
+  };
 
 /** The handler of each operation of `ROUTES` (`src/core/http/routes.ts`). */
 export const OPERATION_HANDLERS: Readonly<Record<Operation, OperationHandler>> = {
