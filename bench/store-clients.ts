@@ -3,7 +3,7 @@
  * `iovalkey` (the Valkey project's fork of it) and `redis` (node-redis). Run it with
  * `node --import tsx bench/store-clients.ts`; it starts its own throwaway server (`test/support/redis.ts`) unless
  * `REDIS_URL` names one. Only `ioredis` is a dependency; install the others for the run only:
- * `npm i --no-save iovalkey redis` (a client not installed is left out, with a line saying so).
+ * `npm i --no-save --ignore-scripts iovalkey redis` (a client not installed is left out, with a line saying so).
  *
  * For each client (and for `ioredis`/`iovalkey` also with `enableAutoPipelining`):
  * - **import**: a fresh `node` process that only imports the package, spawn to exit minus `node -e 0`'s, ms
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
   progress(`server ${url} (redis_version ${serverVersion}), ${SECONDS} s × ${ROUNDS} rounds`);
   const subjects = SUBJECTS.filter((subject) => {
     if (installed(subject.pkg)) return true;
-    progress(`${subject.label}: not installed, left out (npm i --no-save ${subject.pkg})`);
+    progress(`${subject.label}: not installed, left out (npm i --no-save --ignore-scripts ${subject.pkg})`);
     return false;
   });
   try {
