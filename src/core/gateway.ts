@@ -24,7 +24,7 @@ import type { Platform, PlatformFiles } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
 import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
-import type { CoreRequest, CoreResponse } from './types.js';
+import type { CoreRequest, CoreResponse, MaybePromise } from './types.js';
 
 export type { GatewayOptions } from './config/options.js';
 export type { ReplayedAudio } from './journal/audio-replay.js';
@@ -166,14 +166,16 @@ function userScenarios(option: GatewayOptions['scenarios'], platform: Platform):
  * with the 500 envelope (the pipeline already answers every request's own fault with its envelope; this catches
  * what would escape it, such as the journal or a response of the core that cannot be built).
  */
-function isolated(handle: (request: CoreRequest) => Promise<CoreResponse>, report: ErrorReporter): (request: CoreRequest) => Promise<CoreResponse> {
+function isolated(handle: (request: CoreRequest) => MaybePromise<CoreResponse>, report: ErrorReporter): (request: CoreRequest) => Promise<CoreResponse> {
   const fault = (request: CoreRequest, error: unknown): CoreResponse => {
     report(error, `request ${request.method} ${request.path}`);
     return toErrorResponse(error);
   };
   return (request) => {
     try {
-      return handle(request).catch((error: unknown) => fault(request, error));
+      const response = handle(request);
+      // One promise per request: the one `handle` promises; none made on the way when nothing had to wait.
+      return response instanceof Promise ? response.catch((error: unknown) => fault(request, error)) : Promise.resolve(response);
     } catch (error) {
       return Promise.resolve(fault(request, error));
     }

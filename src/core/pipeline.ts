@@ -7,9 +7,9 @@
  * itself (which may also answer 429 for `:free` models and 402 for credits) → the rule's effects (audio effects,
  * delay) and `X-Mock-Applied`, on a new response (never an edit of the operation's or the rule's).
  *
- * Every stage may await (an operation may answer with a promise, `operations/call.ts`); the stages run one after
- * another for a request, in the order above. Every failure, thrown or a rejection, is the gateway's error envelope
- * (`toErrorResponse`).
+ * A stage may wait (an operation may answer with a promise, `operations/call.ts`); the stages run one after
+ * another for a request, in the order above, and the pipeline answers at once when none had to wait. Every
+ * failure, thrown or a rejection, is the gateway's error envelope (`toErrorResponse`).
  *
  * @module
  */
@@ -25,7 +25,7 @@ import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js'
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from './scenarios/engine.js';
 import { anonymousDigest, sessionOf } from './accounts/session.js';
 import type { OperationAnswer } from './operations/call.js';
-import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from './types.js';
+import { andThen, type CoreRequest, type CoreResponse, type MaybePromise, type SpeechAudio } from './types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
 export interface Answered {
@@ -40,8 +40,11 @@ export interface Answered {
   readonly applied: AppliedRule | undefined;
 }
 
-/** The pipeline of one gateway: answers a request with a promise of what it made of it; never rejects. */
-export type Pipeline = (request: CoreRequest) => Promise<Answered>;
+/**
+ * The pipeline of one gateway: what it made of a request, at once when no stage had to wait, else a promise of it;
+ * never throws, never rejects.
+ */
+export type Pipeline = (request: CoreRequest) => MaybePromise<Answered>;
 
 /**
  * The route of `request`.
@@ -82,36 +85,42 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): 
     return OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account });
   }
 
-  async function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): Promise<Pick<Answered, 'response' | 'audio' | 'applied'>> {
+  function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): MaybePromise<Answered> {
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applied = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
-    if (!applied) return { ...(await operate(request, match, account)), applied };
+    if (!applied) return andThen(operate(request, match, account), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
     const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
-    const { response, audio } = ruled ? { response: ruled, audio: undefined } : await operate(request, match, account);
-    const effects = !ruled && response.status === 200;
-    return {
-      response: {
-        ...response,
-        body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
-        delayMs: delayOf(applied.rule, applied.draw),
-        headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
-      },
-      audio,
-      applied,
-    };
+    const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account);
+    return andThen(operated, ({ response, audio }) => {
+      const effects = !ruled && response.status === 200;
+      return {
+        response: {
+          ...response,
+          body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
+          delayMs: delayOf(applied.rule, applied.draw),
+          headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
+        },
+        audio,
+        route: match,
+        session,
+        applied,
+      };
+    });
   }
 
-  return async (request) => {
+  return (request) => {
     const sessionHeader = header(request.headers, SESSION_HEADER);
     let session = sessionOf(sessionHeader, anonymousDigest());
     let match: RouteMatch | undefined;
+    const failed = (error: unknown): Answered => ({ response: toErrorResponse(error), route: match, session, applied: undefined });
     try {
       match = route(request);
       const account = ctx.accounts.authenticate(request.headers);
       session = sessionOf(sessionHeader, account.digest);
-      return { route: match, session, ...(await answer(request, match, session, account)) };
+      const answered = answer(request, match, session, account);
+      return answered instanceof Promise ? answered.catch(failed) : answered;
     } catch (error) {
-      return { response: toErrorResponse(error), route: match, session, applied: undefined };
+      return failed(error);
     }
   };
 }

@@ -5,8 +5,20 @@
  * @module
  */
 
-/** A value, or a promise of it: what a step of the core that may wait on state returns (callers await both alike). */
+/**
+ * A value, or a promise of it: what a step of the core that may wait on state returns. A step that had nothing to
+ * wait for answers at once, so the request path makes no promise for it (see {@link andThen}).
+ */
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * `next(value)`: at once for a value, or once it resolves for a promise (a rejection, or a throw of `next` then,
+ * is the returned promise's rejection; a throw of `next` called at once is thrown). The request path's steps chain
+ * with it, so that they wait only when a step had to.
+ */
+export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
 
 /** Header map with lower-case names, as both Node's `IncomingHttpHeaders` and a Fetch `Headers` give them. */
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;

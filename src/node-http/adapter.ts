@@ -116,11 +116,13 @@ export function readRequestBody(request: IncomingMessage, limit: number = MAX_BO
  * @returns a promise of the response, which never rejects, so one request's fault never reaches Node's `request`
  *   listener or an unhandled rejection, where it would end the process.
  */
-export async function answerOrFault(request: IncomingMessage, compute: () => MaybePromise<CoreResponse>, report: ErrorReporter): Promise<CoreResponse> {
+export function answerOrFault(request: IncomingMessage, compute: () => MaybePromise<CoreResponse>, report: ErrorReporter): Promise<CoreResponse> {
+  // Not `async`: the answer's promise gets one handler, and nothing else is made on the way.
   try {
-    return await compute();
+    const answer = compute();
+    return answer instanceof Promise ? answer.catch((error: unknown) => faultAnswer(request, error, report)) : Promise.resolve(answer);
   } catch (error) {
-    return faultAnswer(request, error, report);
+    return Promise.resolve(faultAnswer(request, error, report));
   }
 }
 

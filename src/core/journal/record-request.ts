@@ -16,10 +16,10 @@ import { isoWithOffset } from '../clock.js';
 import type { Clock } from '../clock.js';
 import type { GatewayEvents } from './gateway-events.js';
 import type { Journal, JournalEntry, JournalError } from './journal.js';
-import type { Pipeline } from '../pipeline.js';
+import type { Answered, Pipeline } from '../pipeline.js';
 import { redactHeaders, redactQueryParams } from '../http/redact.js';
 import { jsonBodyOrUndefined } from '../http/request.js';
-import type { CoreRequest, CoreResponse, ResponseOutcome } from '../types.js';
+import { andThen, type CoreRequest, type CoreResponse, type MaybePromise, type ResponseOutcome } from '../types.js';
 
 /** Bodies larger than this are not kept in the journal, bytes. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -101,14 +101,20 @@ function errorOf(response: CoreResponse): JournalError | null {
  * any, first); `error` and `audio` (the pipeline's answer's, for a 200) at once.
  *
  * @param clock gives the entry's `time` (the simulator's clock, epoch ms).
- * @returns the answer function: a promise of the response; it rejects only when the journal or an event listener
- *   fails outside their own guards (the gateway's `isolated` answers that with the 500 envelope).
+ * @returns the answer function: the response at once when the pipeline answered at once, else a promise of it. It
+ *   throws (or rejects) only when the journal or an event listener fails outside their own guards (the gateway's
+ *   `isolated` answers that with the 500 envelope).
  */
-export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, events: GatewayEvents): (request: CoreRequest) => Promise<CoreResponse> {
-  return async (request) => {
+export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, events: GatewayEvents): (request: CoreRequest) => MaybePromise<CoreResponse> {
+  return (request) => {
     const started = performance.now();
     const time = clock.now();
-    const { response, route, session, applied, audio } = await pipeline(request);
+    return andThen(pipeline(request), (answered) => record(request, answered, started, time));
+  };
+
+  /** The entry of `request`, answered as `answered`, recorded and announced; the response the adapter gets. */
+  function record(request: CoreRequest, answered: Answered, started: number, time: number): CoreResponse {
+    const { response, route, session, applied, audio } = answered;
     const kept = journaledBody(request);
     const headers = redactHeaders(request.headers);
     const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;
@@ -158,5 +164,5 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
       else finish(whole());
     };
     return { ...response, body: tracked?.body ?? body, onDone };
-  };
+  }
 }
