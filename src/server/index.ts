@@ -9,13 +9,12 @@
  *
  * @module
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
 import { createGateway, type Gateway } from '../node/create-gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import { createHttpServer } from './http-server.js';
+import { listenAddresses, listenOnAll } from './listen-addresses.js';
 import { checkListenOptions } from './listen-options.js';
 import type { ServerLogger, ServerOptions } from './server-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
@@ -72,17 +71,6 @@ function loggerReporter(logger: ServerLogger | undefined): ErrorReporter {
   return (error, where) => logger.error({ where, error: describeError(error) }, 'unexpected error');
 }
 
-/** Listens on `port` of `host`: resolves once listening, rejects with the listen error (`EADDRINUSE`, ...). */
-function listenOn(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
 /**
  * Starts the standalone server.
  *
@@ -99,8 +87,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const gateway = createGateway({ ...options, onError: report });
   const host = options.host ?? DEFAULT_HOST;
   const server = createHttpServer({ ...options, gateway, report, timeouts: listen.timeouts, localHosts: localHostsOf(host) });
-  await listenOn(server, listen.port ?? DEFAULT_PORT, host);
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnAll(server, listen.port ?? DEFAULT_PORT, await listenAddresses(host));
+  const { port } = listening;
   // Load the MP3 encoder in the background once the caller has the server (after its ready line), so the first
   // MP3 request does not wait for it; a failure here is reported by the request that needs the encoder.
   setTimeout(() => gateway.warmUp().catch(() => undefined), 0).unref();
@@ -116,6 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       closed ??= new Promise((resolve) => {
         // Ends every connection: idle keep-alive ones and those still streaming (their bodies stop, and each
         // answer's journal entry tells how far it got); then waits for the listener to close.
+        listening.close();
         server.closeAllConnections();
         server.close(() => resolve());
       });
