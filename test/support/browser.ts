@@ -25,12 +25,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium as playwrightChromium, type Browser, type Page } from 'playwright-core';
-import { describe, it } from 'vitest';
+import { describe } from 'vitest';
+import { describeMissingTool } from './required-tool.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Whether this is a CI run (`CI` set, and not `false` or `0`). */
-export const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false' && process.env.CI !== '0';
 
 function executable(path: string): boolean {
   try {
@@ -67,17 +66,7 @@ export function describeWithBrowser(title: string, body: () => void): void {
     return;
   }
   const why = `no Chromium found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH (${chromium.missing})`;
-  if (IN_CI) {
-    describe(title, () => {
-      it('has Chromium to run in (required under CI)', () => {
-        throw new Error(why);
-      });
-    });
-  } else {
-    // The default reporter shows a skipped file as a count only: say why on stderr too.
-    console.warn(`skipped: ${title}: ${why}`);
-    describe.skip(`${title}: ${why}`, body);
-  }
+  describeMissingTool(title, 'Chromium', why, body);
 }
 
 /** Flags for Chromium headless in a container; without the background-networking ones it gets connections refused. */

@@ -18,7 +18,8 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { describeMissingTool } from './required-tool.js';
 
 /** A running (or stopped, or killed) `redis-server` of {@link startRedisServer}. */
 export interface RedisServer {
@@ -58,7 +59,6 @@ export interface RedisServerOptions {
 }
 
 /** Whether this is a CI run (`CI` set, and not `false` or `0`): the same rule as `test/support/browser.ts`. */
-const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false' && process.env.CI !== '0';
 
 /** How long a start or restart may take before it is a fault: an upper bound only (a busy machine takes ~50 ms). */
 const READY_WITHIN_MS = 10_000;
@@ -251,17 +251,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 export function describeWithRedis(title: string, body: (redis: RedisServer) => void, options: RedisServerOptions = {}): void {
   const why = redisServerBinary.path === undefined ? `no redis-server found: ${INSTALL_HINT} (${redisServerBinary.missing})` : undefined;
   if (why !== undefined) {
-    if (IN_CI) {
-      describe(title, () => {
-        it('has redis-server to run (required under CI)', () => {
-          throw new Error(why);
-        });
-      });
-    } else {
-      // The default reporter shows a skipped file as a count only: say why on stderr too.
-      console.warn(`skipped: ${title}: ${why}`);
-      describe.skip(`${title}: ${why}`, () => body(notStarted()));
-    }
+    describeMissingTool(title, 'redis-server', why, () => body(notStarted()));
     return;
   }
   describe(title, () => {
