@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { loadFixtures } from './fixtures.js';
 import { loadKeys } from './keys.js';
 import { mp3WasmFile } from './package-files.js';
+import { createRedisStore } from './redis-store/index.js';
 import { loadBuiltinScenarios, loadScenarioDir, loadScenarioFile } from './scenarios.js';
 
 /** Node.js: the package's own files, and every option that names a file or folder. */
@@ -17,6 +18,7 @@ export const nodePlatform: Platform = {
   defaultFixtures: () => loadFixtures(),
   builtinScenarios: loadBuiltinScenarios,
   mp3Wasm: async () => new Uint8Array(await readFile(mp3WasmFile())),
+  openStore: createRedisStore,
   files: {
     fixtures: (dir) => loadFixtures(dir),
     keys: (file) => loadKeys(file),
