@@ -275,6 +275,7 @@ describe('retry chains (pure)', () => {
     seq,
     time: 1_767_225_600_000 + seq * 100,
     time_iso: '',
+    replica: 'test',
     session: 's1',
     method: 'POST',
     path: '/api/v1/audio/speech',

@@ -24,4 +24,5 @@ export const browserPlatform: Platform = {
   defaultFixtures: () => (fixtures ??= fixturesOf(models as unknown as ModelsFile, generations as unknown as GenerationsFile)),
   builtinScenarios: () => (scenarios ??= parseBuiltinScenarios((builtins as { scenarios: BuiltinScenarioData[] }).scenarios)),
   mp3Wasm: bundledMp3Wasm,
+  replicaId: () => 'browser',
 };

@@ -5,6 +5,14 @@
  * @module
  */
 
+/** The clock as a shared store keeps it: frozen at `frozenAtMs`, or each replica's real clock plus `offsetMs`. */
+export interface ClockSetting {
+  /** Added to the real clock while running, ms. */
+  readonly offsetMs: number;
+  /** Epoch ms the clock is frozen at, or `null` while it runs. */
+  readonly frozenAtMs: number | null;
+}
+
 /** Returns the current time in milliseconds since the Unix epoch. */
 export type Now = () => number;
 
@@ -138,5 +146,21 @@ export class Clock {
     if (this.#frozenAt !== undefined) this.#frozenAt = ms;
     else this.#offset = ms - this.#base();
     this.#onMove?.();
+  }
+
+  /** The clock as a shared store keeps it (`store/types.ts`): frozen at a time, or the base clock plus an offset. */
+  setting(): ClockSetting {
+    return { offsetMs: this.#offset, frozenAtMs: this.#frozenAt ?? null };
+  }
+
+  /**
+   * Takes `setting` (another replica's move, read from a shared store), without calling `onMove`: the replica
+   * that moved the clock already announced it. A setting outside years 1970–9999 is ignored.
+   */
+  adopt(setting: ClockSetting): void {
+    if (setting.frozenAtMs !== null && clockTimeProblem(setting.frozenAtMs)) return;
+    if (!Number.isFinite(setting.offsetMs)) return;
+    this.#offset = setting.offsetMs;
+    this.#frozenAt = setting.frozenAtMs ?? undefined;
   }
 }

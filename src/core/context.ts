@@ -1,6 +1,6 @@
 /**
- * What every operation of the simulator shares: the catalog, the stores, the audio renderer, the seed and the
- * clock. Built once per `createGateway` call and internal to the core: users reach the clock, the journal and
+ * What every operation of the simulator shares: the catalog, the state store, the audio renderer, the seed and
+ * the clock. Built once per `createGateway` call and internal to the core: users reach the clock, the journal and
  * the scenarios through the `Gateway`, never this object.
  *
  * @module
@@ -10,7 +10,7 @@ import type { AudioRenderer } from './audio/index.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { Clock } from './clock.js';
 import type { GenerationStore } from './generations/store.js';
-import type { GenerationIds } from './ids.js';
+import type { GatewayStore } from './store/types.js';
 
 /** Shared state of one simulated gateway. */
 export interface GatewayContext {
@@ -20,8 +20,8 @@ export interface GatewayContext {
   readonly generations: GenerationStore;
   /** Renders and caches audio. */
   readonly audio: AudioRenderer;
-  /** The one source of generation ids (and of the serial that seeds per-record values). */
-  readonly ids: GenerationIds;
+  /** Where the gateway's state is kept (in memory, or shared by replicas): generation serials among it. */
+  readonly store: GatewayStore;
   /** The seed every generated value derives from. */
   readonly seed: number;
   /** The controllable clock (epoch ms). */

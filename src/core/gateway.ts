@@ -13,18 +13,19 @@ import { Clock, systemNow } from './clock.js';
 import { GatewayError, toErrorResponse } from './http/error-envelope.js';
 import type { GatewayContext } from './context.js';
 import { GatewayEvents, clockStateOf, type GatewayEventSource } from './journal/gateway-events.js';
+import { createMemoryStore } from './store/memory-store.js';
+import type { GatewayStore, JournalStore, SharedControl, SharedScenario } from './store/types.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
-import { createGenerationIds } from './ids.js';
-import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal } from './journal/journal.js';
-import { journaled } from './journal/record-request.js';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './journal/journal.js';
+import { journaled, type JournalSink } from './journal/record-request.js';
 import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
-import { createPipeline } from './pipeline.js';
+import { createPipeline, type Pipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform, PlatformFiles } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
 import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
-import type { CoreRequest, CoreResponse, MaybePromise } from './types.js';
+import { andThen, type CoreRequest, type CoreResponse, type MaybePromise } from './types.js';
 
 export type { GatewayOptions } from './config/options.js';
 export type { ReplayedAudio } from './journal/audio-replay.js';
@@ -48,8 +49,17 @@ export interface Gateway {
   readonly clock: Clock;
   /** The loaded scenarios and the default one (read-only; set the default with {@link useScenario}). */
   readonly scenarios: ScenarioControl;
-  /** Every API request answered, bounded. */
+  /**
+   * Every API request this gateway answered, bounded (`journalSize`, `journalBytes`). With a shared store
+   * (option `store`) it holds this process's answers, numbered in the one sequence of every replica; the admin API
+   * reads {@link sharedJournal}.
+   */
   readonly journal: Journal;
+  /**
+   * The journal of every replica: {@link journal} itself in memory; with option `store`, the store's (reads are
+   * promises).
+   */
+  readonly sharedJournal: JournalStore;
   /**
    * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
    * bodies end (`entry-done`), clock moves, default scenario changes, the journal emptied (`journal-cleared`) and
@@ -78,9 +88,9 @@ export interface Gateway {
    * @throws {GatewayError} 404 whose message says why there is none: `No journal entry <seq>` (never made, or
    *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, or `Journal
    *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
-   * @example const { contentType, body } = gateway.openAudio(seq); for await (const chunk of body) write(chunk);
+   * @example const { contentType, body } = await gateway.openAudio(seq); for await (const chunk of body) write(chunk);
    */
-  openAudio(seq: number): ReplayedAudio;
+  openAudio(seq: number): MaybePromise<ReplayedAudio>;
   /**
    * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters. Sends a
    * `scenario` event.
@@ -96,6 +106,24 @@ export interface Gateway {
    * default changed).
    */
   reset(): void;
+  /**
+   * Resolves once the state store answers (at once in memory). With option `store`, rejects when it cannot be
+   * reached within 10 s, with a `StoreConnectError` naming the URL (without its password). Requests made before
+   * wait for the first attempt; the standalone server waits for it before it listens.
+   *
+   * @example await mock.gateway.connect();
+   */
+  connect(): Promise<void>;
+  /** Closes the state store's connections (nothing in memory); the gateway answers 503 to what needs state after it. */
+  close(): Promise<void>;
+  /**
+   * With a shared store: waits until every change made here (clock moves, `useScenario`, `reset`) reached the
+   * store, then reads the shared clock and default scenario back, so what follows sees every replica's latest
+   * changes (the admin API calls it around each change). At once in memory.
+   *
+   * @throws {StoreUnavailableError} (a 503 `GatewayError`) when the store cannot be reached.
+   */
+  sync(): Promise<void>;
   /**
    * Loads ahead what the first speech answer would otherwise wait for (the WebAssembly MP3 encoder, once per
    * process; bench/README.md, "Cold speech synthesis"). Optional; the standalone server does it once it listens.
@@ -199,59 +227,148 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);
   const keys = options.keys === undefined ? undefined : typeof options.keys === 'string' ? filesFor(platform, 'keys', options.keys).keys(options.keys) : parseKeys(options.keys);
   const report = safeReporter(options.onError ?? consoleReporter);
-  const events = new GatewayEvents(report);
-  const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () =>
-    events.emit('clock', () => clockStateOf(clock)),
-  );
+  const replica = options.replicaId ?? platform.replicaId();
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  const journal = new Journal(journalSize, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
+  const store = storeOf(platform, options, { journal, replica, journalSize, maxGenerations, report });
+  const events: GatewayEvents = new GatewayEvents(report, store.shared ? (event) => store.publish(event) : undefined);
+  const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () => {
+    events.emit('clock', () => clockStateOf(clock));
+    writing(store.setClock(clock.setting()), 'sharing a clock move');
+  });
+  const initialClock = clock.setting();
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
-    generations: createGenerationStore(fixtures.generations, options.maxGenerations ?? DEFAULT_MAX_GENERATIONS),
+    generations: createGenerationStore(fixtures.generations, store),
     audio: createAudioRenderer({ mp3Wasm: platform.mp3Wasm, ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }) }),
-    ids: createGenerationIds(seed),
+    store,
     seed,
     clock,
-    accounts: new Accounts(keys),
+    accounts: new Accounts(keys, store),
     generationDelay: generationDelayOf(options.generationDelayMs),
   };
   // User scenarios are read and checked now, so a bad file fails at start-up; the built-ins are read on first use
   // (a start-up that needs none does not pay for them), or now when user scenarios must be checked against them.
   const user = userScenarios(options.scenarios, platform);
   const registry = user.length > 0 ? scenarioRegistry([...platform.builtinScenarios(), ...user]) : () => scenarioRegistry(platform.builtinScenarios());
-  const scenarios = new ScenarioEngine(registry, seed);
+  const scenarios = new ScenarioEngine(registry, seed, (slot) => store.countRule(slot));
   scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
 
   const announceScenario = () => events.emit('scenario', () => ({ default: scenarios.defaultScenario?.name ?? null }));
+
+  /** Changes of this gateway on their way to a shared store: while any is, control reads may be older, so none is taken. */
+  const pending = new Set<Promise<unknown>>();
+  /** The last write that failed, reported once and rethrown by the next {@link Gateway.sync}. */
+  let failedWrite: unknown;
+  function writing(write: MaybePromise<unknown>, what: string): void {
+    if (!(write instanceof Promise)) return;
+    const tracked: Promise<unknown> = write.then(
+      () => pending.delete(tracked),
+      (error: unknown) => {
+        pending.delete(tracked);
+        failedWrite = error;
+        report(error, what);
+      },
+    );
+    pending.add(tracked);
+  }
+
+  /** The shared controls' version last taken; `undefined` takes the next one read whatever it is. */
+  let controlVersion: string | undefined;
+  /** Takes the shared clock and default scenario when they changed (and no change of this gateway is on its way). */
+  function adopt(control: SharedControl | undefined): void {
+    if (!control || pending.size > 0 || control.version === controlVersion) return;
+    controlVersion = control.version;
+    clock.adopt(control.clock ?? initialClock);
+    const before = scenarios.defaultScenario;
+    const scenario = sharedDefault(control.scenario);
+    if (scenario !== before) scenarios.useScenario(scenario);
+  }
+  /** The default scenario `shared` names: another replica's `useScenario` or reset. */
+  function sharedDefault(shared: SharedScenario): Scenario | null {
+    try {
+      switch (shared.kind) {
+        case 'initial':
+          return scenarios.initial;
+        case 'none':
+          return null;
+        case 'name':
+          return scenarios.find(shared.name) ?? null;
+        case 'definition':
+          return scenarios.parse(shared.definition, 'the shared default scenario');
+      }
+    } catch (error) {
+      report(error, 'reading the shared default scenario');
+      return null;
+    }
+  }
+
+  const pipeline = createPipeline(context, scenarios);
+  // With a shared store, every request first takes the shared clock and default scenario (one read).
+  const synced: Pipeline = store.shared ? (request) => andThen(store.control(), (control) => (adopt(control), pipeline(request))) : pipeline;
+  const sink: JournalSink = store.shared
+    ? {
+        record: (entry, bytes) =>
+          Promise.resolve(store.journal.record(entry, bytes)).then(
+            (recorded) => journal.record(recorded, bytes, recorded.seq),
+            () => undefined,
+          ),
+        finish: (entry) => void Promise.resolve(store.journal.finish(entry)).catch(() => undefined),
+      }
+    : { record: (entry, bytes) => journal.record(entry, bytes), finish: () => undefined };
+  if (store.shared) store.onRemoteEvent(({ event }) => events.emitRemote(event));
+
+  const replayed = (entry: JournalEntry | undefined, seq: number): ReplayedAudio => {
+    const audio = replaySpeech(entry, seq, context.audio, seed);
+    if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
+    return audio;
+  };
+  const entryOf = (seq: number): MaybePromise<JournalEntry | undefined> => journal.get(seq) ?? (store.shared ? store.journal.get(seq) : undefined);
 
   const gateway: Gateway = {
     clock,
     scenarios,
     journal,
+    sharedJournal: store.shared ? clearingBoth(store.journal, journal) : store.journal,
     events,
-    handle: isolated(journaled(createPipeline(context, scenarios), journal, clock, events), report),
+    handle: isolated(journaled(synced, sink, clock, events, replica), report),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);
+      const shared: SharedScenario =
+        nameOrDefinition === null ? { kind: 'none' } : typeof nameOrDefinition === 'string' ? { kind: 'name', name: nameOrDefinition } : { kind: 'definition', definition: nameOrDefinition };
+      writing(store.setScenario(shared), 'sharing the default scenario');
       announceScenario();
       return scenario;
     },
     reset() {
       const before = scenarios.defaultScenario;
       scenarios.reset();
-      journal.clear();
       context.accounts.reset();
+      // The store clears the journal with the rest (in memory: `journal.clear()`, which announces it).
+      if (store.shared) journal.clear();
+      writing(store.reset(), 'resetting the shared store');
       events.emit('reset', () => ({}));
       if (scenarios.defaultScenario !== before) announceScenario();
     },
-    openAudio(seq) {
-      const audio = replaySpeech(journal, context.audio, seed, seq);
-      if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
-      return audio;
-    },
+    openAudio: (seq) => andThen(entryOf(seq), (entry) => replayed(entry, seq)),
     async audioOf(seq) {
-      const audio = replaySpeech(journal, context.audio, seed, seq);
+      const audio = replaySpeech(await entryOf(seq), seq, context.audio, seed);
       if (typeof audio === 'string') return undefined;
       return { contentType: audio.contentType, bytes: await collectAudio(audio) };
+    },
+    connect: () => store.ready(),
+    close: () => store.close(),
+    async sync() {
+      await Promise.all(pending);
+      if (failedWrite !== undefined) {
+        const error = failedWrite;
+        failedWrite = undefined;
+        throw error;
+      }
+      controlVersion = undefined;
+      adopt(await store.control());
     },
     warmUp: () => context.audio.warmUp(),
     reportError: report,
@@ -259,3 +376,46 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   contexts.set(gateway, context);
   return gateway;
 }
+
+/** `shared`, whose `clear` also clears this process's `local` journal (which announces it). */
+function clearingBoth(shared: JournalStore, local: Journal): JournalStore {
+  return {
+    record: (entry, bytes) => shared.record(entry, bytes),
+    finish: (entry) => shared.finish(entry),
+    list: (filter) => shared.list(filter),
+    after: (seq, limit, filter) => shared.after(seq, limit, filter),
+    get: (seq) => shared.get(seq),
+    lastSeq: () => shared.lastSeq(),
+    clear: () => (local.clear(), shared.clear()),
+  };
+}
+
+/** What {@link storeOf} needs besides the options. */
+interface StoreNeeds {
+  readonly journal: Journal;
+  readonly replica: string;
+  readonly journalSize: number;
+  readonly maxGenerations: number;
+  readonly report: ErrorReporter;
+}
+
+/**
+ * The gateway's store: in memory, or the shared store of option `store` (opened by the platform).
+ *
+ * @throws {OptionsError} `store` where the platform opens none (browsers), or for a URL it does not take.
+ */
+function storeOf(platform: Platform, options: GatewayOptions, needs: StoreNeeds): GatewayStore {
+  if (options.store === undefined) return createMemoryStore({ journal: needs.journal, maxGenerations: needs.maxGenerations, replica: needs.replica });
+  if (!platform.openStore) throw new OptionsError('store', `"${options.store}": a shared store needs Node.js; in browsers state is kept in memory`);
+  return platform.openStore({
+    url: options.store,
+    prefix: options.storePrefix ?? DEFAULT_STORE_PREFIX,
+    replica: needs.replica,
+    journalSize: needs.journalSize,
+    maxGenerations: needs.maxGenerations,
+    onStatus: (message) => needs.report(new Error(message), 'the shared store'),
+  });
+}
+
+/** Default of option `storePrefix`. */
+export const DEFAULT_STORE_PREFIX = 'mockrouter:';

@@ -9,39 +9,27 @@ import { hash32, hashString } from './prng.js';
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** One allocation of {@link GenerationIds}. */
+/** One generation id of a seed: its serial and its suffix. */
 export interface AllocatedId {
-  /** 0 for the first allocation of the gateway, then 1, 2, ...; seeds per-record values such as `latency`. */
+  /** 0 for the first id of the gateway (over every replica of a shared store), then 1, 2, ...; seeds per-record values such as `latency`. */
   serial: number;
   /** 20 seeded characters of `[A-Za-z0-9]`: the suffix of `gen-tts-<unix seconds>-<suffix>`. */
   suffix: string;
-}
-
-/** The one source of generation ids of a gateway. */
-export interface GenerationIds {
-  /** Allocates the next id. */
-  next(): AllocatedId;
 }
 
 /** Length of a generation id's random suffix, characters (`X-Generation-Id` of `createAudioSpeech`). */
 const GENERATION_SUFFIX_LENGTH = 20;
 
 /**
- * Creates the id source of one gateway: the n-th allocation of a seed is always the same.
+ * The `serial`-th generation id of `seed` (serials come from the gateway's store, `nextSerial`): always the same.
  *
- * @example
- * const ids = createGenerationIds(42); ids.next() // { serial: 0, suffix: 'mX3…' } (always the same for seed 42)
+ * @example generationIdOf(42, 0) // { serial: 0, suffix: 'mX3…' } (always the same for seed 42)
  */
-export function createGenerationIds(seed: number): GenerationIds {
-  let serial = 0;
-  return {
-    next() {
-      const base = hash32(seed, serial);
-      let suffix = '';
-      for (let i = 0; i < GENERATION_SUFFIX_LENGTH; i++) suffix += ALPHANUMERIC[hash32(base, i + 1) % ALPHANUMERIC.length];
-      return { serial: serial++, suffix };
-    },
-  };
+export function generationIdOf(seed: number, serial: number): AllocatedId {
+  const base = hash32(seed, serial);
+  let suffix = '';
+  for (let i = 0; i < GENERATION_SUFFIX_LENGTH; i++) suffix += ALPHANUMERIC[hash32(base, i + 1) % ALPHANUMERIC.length];
+  return { serial, suffix };
 }
 
 /**

@@ -81,30 +81,31 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
 /** Creates the pipeline over a gateway's shared state and scenarios. */
 export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): Pipeline {
   function operate(request: CoreRequest, match: RouteMatch, account: Account): MaybePromise<OperationAnswer> {
-    ctx.accounts.consumeKeyLimit(account, ctx.clock.now());
-    return OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account });
+    return andThen(ctx.accounts.consumeKeyLimit(account, ctx.clock.now()), () => OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account }));
   }
 
   function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): MaybePromise<Answered> {
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
-    const applied = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
-    if (!applied) return andThen(operate(request, match, account), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
-    const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
-    const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account);
-    return andThen(operated, ({ response, audio }) => {
-      const effects = !ruled && response.status === 200;
-      return {
-        response: {
-          ...response,
-          body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
-          delayMs: delayOf(applied.rule, applied.draw),
-          headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
-        },
-        audio,
-        route: match,
-        session,
-        applied,
-      };
+    const applying = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
+    return andThen(applying, (applied) => {
+      if (!applied) return andThen(operate(request, match, account), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
+      const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
+      const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account);
+      return andThen(operated, ({ response, audio }) => {
+        const effects = !ruled && response.status === 200;
+        return {
+          response: {
+            ...response,
+            body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
+            delayMs: delayOf(applied.rule, applied.draw),
+            headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
+          },
+          audio,
+          route: match,
+          session,
+          applied,
+        };
+      });
     });
   }
 

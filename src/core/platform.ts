@@ -9,6 +9,7 @@ import type { KeyEntryOutput } from './accounts/accounts.js';
 import type { Mp3WasmSource } from './audio/mp3.js';
 import type { Fixtures } from './config/fixture-schema.js';
 import type { LoadedScenario } from './scenarios/parse.js';
+import type { GatewayStore } from './store/types.js';
 
 /** Reading what options name by path; each method throws the error of its kind (file, path inside it, problem). */
 export interface PlatformFiles {
@@ -35,4 +36,29 @@ export interface Platform {
   readonly mp3Wasm: Mp3WasmSource;
   /** Reading files and folders named by options; absent where there is no file system (browsers). */
   readonly files?: PlatformFiles | undefined;
+  /** This process's default replica id (option `replicaId`): `<hostname>:<pid>` in Node.js, `browser` in browsers. */
+  replicaId(): string;
+  /**
+   * Opens the shared store of option `store` (a `redis://` or `rediss://` URL), connecting in the background;
+   * absent where no shared store can be opened (browsers).
+   *
+   * @throws {OptionsError} for a URL that is not `redis://` or `rediss://`.
+   */
+  readonly openStore?: ((options: StoreOpenOptions) => GatewayStore) | undefined;
+}
+
+/** What a platform needs to open a shared store. */
+export interface StoreOpenOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` (option `store`). */
+  readonly url: string;
+  /** Prefix of every key (option `storePrefix`, default `mockrouter:`). */
+  readonly prefix: string;
+  /** This replica's id (option `replicaId`). */
+  readonly replica: string;
+  /** Bound of the shared journal, entries (option `journalSize`). */
+  readonly journalSize: number;
+  /** Bound of speech calls' records kept (option `maxGenerations`). */
+  readonly maxGenerations: number;
+  /** Where the store reports losing and regaining its connection (the gateway's `onError` reporter for losses). */
+  readonly onStatus?: ((message: string) => void) | undefined;
 }

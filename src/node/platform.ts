@@ -7,6 +7,7 @@
  */
 import type { Platform } from '../core/platform.js';
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { loadFixtures } from './fixtures.js';
 import { loadKeys } from './keys.js';
 import { mp3WasmFile } from './package-files.js';
@@ -18,6 +19,7 @@ export const nodePlatform: Platform = {
   defaultFixtures: () => loadFixtures(),
   builtinScenarios: loadBuiltinScenarios,
   mp3Wasm: async () => new Uint8Array(await readFile(mp3WasmFile())),
+  replicaId: () => `${hostname()}:${process.pid}`,
   openStore: createRedisStore,
   files: {
     fixtures: (dir) => loadFixtures(dir),

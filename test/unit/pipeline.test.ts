@@ -12,7 +12,8 @@ import { createCatalog } from '../../src/core/catalog/catalog.js';
 import { Clock } from '../../src/core/clock.js';
 import type { GatewayContext } from '../../src/core/context.js';
 import { createGenerationStore } from '../../src/core/generations/store.js';
-import { createGenerationIds } from '../../src/core/ids.js';
+import { Journal } from '../../src/core/journal/journal.js';
+import { createMemoryStore } from '../../src/core/store/memory-store.js';
 import { createPipeline, type Pipeline } from '../../src/core/pipeline.js';
 import { ScenarioEngine } from '../../src/core/scenarios/engine.js';
 import { scenarioRegistry } from '../../src/core/scenarios/parse.js';
@@ -26,17 +27,18 @@ const fixtures = loadFixtures();
 
 /** A pipeline over a fresh context (seed 5, the clock frozen at {@link NOW}), and its parts. */
 function setup(): { pipeline: Pipeline; ctx: GatewayContext; scenarios: ScenarioEngine } {
+  const store = createMemoryStore({ journal: new Journal(), maxGenerations: 100, replica: 'unit' });
   const ctx: GatewayContext = {
     catalog: createCatalog(fixtures),
-    generations: createGenerationStore(fixtures.generations),
+    generations: createGenerationStore(fixtures.generations, store),
     audio: createAudioRenderer(),
-    ids: createGenerationIds(5),
+    store,
     seed: 5,
     clock: new Clock(() => NOW, NOW),
-    accounts: new Accounts(undefined),
+    accounts: new Accounts(undefined, store),
     generationDelay: 0,
   };
-  const scenarios = new ScenarioEngine(() => scenarioRegistry(loadBuiltinScenarios()), 5);
+  const scenarios = new ScenarioEngine(() => scenarioRegistry(loadBuiltinScenarios()), 5, (slot) => store.countRule(slot));
   return { pipeline: createPipeline(ctx, scenarios), ctx, scenarios };
 }
 

@@ -1,13 +1,14 @@
 /**
  * The scenario engine (src/core/scenarios/engine.ts) called as functions: which scenario a request runs under
  * (`select`), which rule applies (`apply`: match, first rule wins, `times` counted per session and scenario,
- * seeded `probability`), and how `useScenario` and `reset` restart the counters. The same rules through HTTP, with
+ * seeded `probability`), and what `useScenario` and `reset` change (the counters are the store's: the gateway
+ * clears them, test/scenarios-state.test.ts). The same rules through HTTP, with
  * what a client sees, are in test/scenario-headers.test.ts and test/scenarios-*.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../src/core/http/error-envelope.js';
 import { delayOf } from '../../src/core/scenarios/effects.js';
-import { ScenarioEngine, type RequestFacts } from '../../src/core/scenarios/engine.js';
+import { ScenarioEngine, type AppliedRule, type RequestFacts } from '../../src/core/scenarios/engine.js';
 import { ScenarioError, parseScenario, scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../../src/core/scenarios/schema.js';
 import { loadBuiltinScenarios } from '../../src/node/scenarios.js';
@@ -19,10 +20,30 @@ function scenario(definition: ScenarioDefinition): Scenario {
   return parseScenario(definition, 'test');
 }
 
-/** An engine over the built-in scenarios plus `extra`, seeded with `seed`. */
-function engine(extra: ScenarioDefinition[] = [], seed = 1): ScenarioEngine {
+/** Scenario counters in a map, as the memory store keeps them (`countRule`), and a way to clear them. */
+function counters(): { count: (slot: string) => number; clear: () => void } {
+  const seen = new Map<string, number>();
+  return {
+    count: (slot) => {
+      const before = seen.get(slot) ?? 0;
+      seen.set(slot, before + 1);
+      return before;
+    },
+    clear: () => seen.clear(),
+  };
+}
+
+/** An engine over the built-in scenarios plus `extra`, seeded with `seed`, counting in `counted`. */
+function engine(extra: ScenarioDefinition[] = [], seed = 1, counted = counters()): ScenarioEngine {
   const loaded = [...loadBuiltinScenarios(), ...extra.map((definition) => ({ scenario: scenario(definition), source: 'test' }))];
-  return new ScenarioEngine(scenarioRegistry(loaded), seed);
+  return new ScenarioEngine(scenarioRegistry(loaded), seed, counted.count);
+}
+
+/** `apply` of an engine whose counters answer at once: its answer, never a promise. */
+function applyNow(target: ScenarioEngine, applied: Scenario, session: string, facts: RequestFacts): AppliedRule | undefined {
+  const answer = target.apply(applied, session, facts);
+  if (answer instanceof Promise) throw new Error('apply waited, with counters that answer at once');
+  return answer;
 }
 
 /** The facts of a speech request with `body`. */
@@ -32,7 +53,7 @@ function speech(body: Record<string, unknown>): RequestFacts {
 
 /** The names of the rules `engine` applies to `count` requests of `session`, `-` for none. */
 function sequence(target: ScenarioEngine, applied: Scenario, session: string, count: number, facts: RequestFacts = { operation: 'model', model: 'openai/gpt-4o' }): string[] {
-  return Array.from({ length: count }, () => target.apply(applied, session, facts)?.ruleName ?? '-');
+  return Array.from({ length: count }, () => applyNow(target, applied, session, facts)?.ruleName ?? '-');
 }
 
 describe('apply: matching', () => {
@@ -47,7 +68,7 @@ describe('apply: matching', () => {
     ],
   });
   const target = engine();
-  const ruleOf = (facts: RequestFacts) => target.apply(rules, 's', facts)?.ruleName;
+  const ruleOf = (facts: RequestFacts) => applyNow(target, rules, 's', facts)?.ruleName;
 
   it('matches the operation, voice and format of a speech body (an omitted format counts as pcm)', () => {
     expect(ruleOf(speech({ model: TTS, voice: 'nova', response_format: 'mp3' }))).toBe('speech-mp3-nova');
@@ -70,22 +91,22 @@ describe('apply: matching', () => {
     expect(ruleOf({ operation: 'generation' })).toBe('generation');
     const always = scenario({ name: 'always', rules: [{ error: { status: 500 } }] });
     for (const operation of ['speech', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits'] as const) {
-      expect(target.apply(always, 's', { operation })?.ruleName).toBe('rule-1');
+      expect(applyNow(target, always, 's', { operation })?.ruleName).toBe('rule-1');
     }
   });
 
   it('reads the speech body only for a rule that needs it', () => {
     const body = vi.fn(() => ({ model: TTS, voice: 'alloy' }));
     const byOperation = scenario({ name: 'by-operation', rules: [{ match: { operation: 'speech' }, error: { status: 500 } }] });
-    expect(target.apply(byOperation, 's', { operation: 'speech', speechBody: body })?.ruleName).toBe('rule-1');
+    expect(applyNow(target, byOperation, 's', { operation: 'speech', speechBody: body })?.ruleName).toBe('rule-1');
     expect(body).not.toHaveBeenCalled();
-    target.apply(rules, 's', { operation: 'speech', speechBody: body });
+    applyNow(target, rules, 's', { operation: 'speech', speechBody: body });
     expect(body).toHaveBeenCalled();
   });
 
   it('names a rule rule-<n> (1-based) when it has no name, and gives the scenario and the rule applied', () => {
     const unnamed = scenario({ name: 'unnamed', rules: [{ match: { operation: 'key' }, error: { status: 401 } }, { error: { status: 500 } }] });
-    const applied = target.apply(unnamed, 's', { operation: 'credits' });
+    const applied = applyNow(target, unnamed, 's', { operation: 'credits' });
     expect(applied).toMatchObject({ scenario: 'unnamed', ruleName: 'rule-2', rule: unnamed.rules[1] });
     expect(Number.isInteger(applied!.draw)).toBe(true);
   });
@@ -132,14 +153,16 @@ describe('apply: times and sequences', () => {
     expect(sequence(target, speechOnly, 's', 2, speech({ model: TTS, voice: 'alloy' }))).toEqual(['once', '-']);
   });
 
-  it('restarts every counter on useScenario and reset; reset returns to the initial default', () => {
-    const target = engine();
+  it('counts in the counters it is given (cleared there, the sequence starts again); reset returns to the initial default', () => {
+    const counted = counters();
+    const target = engine([], 1, counted);
     const thenOk = target.find('rate-limited-then-ok')!;
     target.setInitial(thenOk);
     expect(sequence(target, thenOk, 'a', 3)).toEqual(['rate-limited', 'rate-limited', '-']);
     target.useScenario(null);
     expect(target.defaultScenario).toBeNull();
-    expect(sequence(target, thenOk, 'a', 1)).toEqual(['rate-limited']);
+    expect(sequence(target, thenOk, 'a', 1)).toEqual(['-']);
+    counted.clear();
     target.reset();
     expect(target.defaultScenario).toBe(thenOk);
     expect(sequence(target, thenOk, 'a', 3)).toEqual(['rate-limited', 'rate-limited', '-']);
@@ -172,10 +195,10 @@ describe('apply: probability and draws', () => {
 
   it('gives each application a draw that depends on the seed and the count only', () => {
     const always = scenario({ name: 'always', rules: [{ error: { status: 500 } }] });
-    const draws = (seed: number) => Array.from({ length: 3 }, () => engine([], seed)).map((target) => target.apply(always, 's', { operation: 'key' })!.draw);
+    const draws = (seed: number) => Array.from({ length: 3 }, () => engine([], seed)).map((target) => applyNow(target, always, 's', { operation: 'key' })!.draw);
     expect(new Set(draws(5)).size).toBe(1);
     const target = engine([], 5);
-    const two = [target.apply(always, 's', { operation: 'key' })!.draw, target.apply(always, 's', { operation: 'key' })!.draw];
+    const two = [applyNow(target, always, 's', { operation: 'key' })!.draw, applyNow(target, always, 's', { operation: 'key' })!.draw];
     expect(two[0]).toBe(draws(5)[0]);
     expect(two[1]).not.toBe(two[0]);
   });
@@ -185,7 +208,7 @@ describe('apply: probability and draws', () => {
     const fixed = scenario({ name: 'fixed', rules: [{ delay: { ms: 250 } }] });
     const target = engine();
     const delays = Array.from({ length: 200 }, () => {
-      const applied = target.apply(ranged, 's', { operation: 'key' })!;
+      const applied = applyNow(target, ranged, 's', { operation: 'key' })!;
       expect(delayOf(applied.rule, applied.draw)).toBe(delayOf(applied.rule, applied.draw));
       return delayOf(applied.rule, applied.draw);
     });
@@ -236,7 +259,7 @@ describe('select', () => {
 
   it('loads a lazy registry on first use only', () => {
     const load = vi.fn(() => scenarioRegistry(loadBuiltinScenarios()));
-    const target = new ScenarioEngine(load, 1);
+    const target = new ScenarioEngine(load, 1, counters().count);
     expect(target.select('500', undefined)).not.toBeNull();
     expect(load).not.toHaveBeenCalled();
     expect(target.find('rate-limited')).toBeDefined();

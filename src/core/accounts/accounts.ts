@@ -12,11 +12,12 @@ import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import * as z from 'zod';
 import { bearerKey } from './auth.js';
 import { validateConfig, ConfigFileError } from '../config/validate-config.js';
-import { DailyLedger } from './daily-ledger.js';
+import { ledgerSums, type DailySums } from './daily-ledger.js';
 import { GatewayError } from '../http/error-envelope.js';
 import { userIdFor } from '../ids.js';
-import { FREE_MODEL_LIMIT, RateLimitSchema, RateLimiter, type RateLimit } from './rate-limit.js';
-import type { HeaderMap } from '../types.js';
+import { FREE_MODEL_LIMIT, RateLimitSchema, windowRefusal, type RateLimit } from './rate-limit.js';
+import type { GatewayStore, WindowVerdict } from '../store/types.js';
+import { andThen, type HeaderMap, type MaybePromise } from '../types.js';
 import { forgetKeyDigests, keyDigest } from './session.js';
 import { roundUsd } from './usd.js';
 
@@ -62,26 +63,30 @@ export type KeyList = readonly (string | KeyEntry)[] | { keys: readonly (string 
 /** What option `keys` accepts: a {@link KeyList}, or (Node.js only) the path of a JSON/YAML keys file. */
 export type KeysOption = string | KeyList;
 
-/** A key's live state. */
+/** A key as the gateway knows it; what it spent is in the gateway's store ({@link Accounts.keyState}). */
 export interface Account {
-  /** The key's {@link keyDigest} (SHA-256, 64 hex digits): what per-key stores are keyed by; never the key. */
+  /** The key's {@link keyDigest} (SHA-256, 64 hex digits): what per-key state is keyed by; never the key. */
   readonly digest: string;
   /** The key as `GET /key` labels it ({@link keyLabel}). */
   readonly label: string;
   readonly userId: string;
   /** The key's credit limit from the keys file, USD, or `null` for unlimited. */
   readonly limit: number | null;
-  /** Balance in USD (`limit` minus what was spent), or `null` for unlimited. */
-  credits: number | null;
   readonly rateLimit: RateLimit | undefined;
   /** Whether the key is a management key (keys file `management: true`). */
   readonly management: boolean;
   /** Whether `GET /key` calls it a free-tier key (keys file `free_tier: true`). */
   readonly freeTier: boolean;
-  /** What the key spent, USD: the `total_cost` of each paid call, at the simulator's time of the call. */
-  readonly usage: DailyLedger;
-  /** The key's `:free` variant requests, counted at the simulator's time of each. */
-  readonly freeRequests: DailyLedger;
+}
+
+/** What a key spent and has left, as `GET /key` reports it (operation `getCurrentKey`). */
+export interface KeyState {
+  /** Balance in USD (`limit` minus what was spent, at least 0), or `null` for unlimited. */
+  readonly remaining: number | null;
+  /** What the key spent, USD: the `total_cost` of each paid call, summed by the simulator's UTC day, week and month. */
+  readonly usage: DailySums;
+  /** The key's `:free` variant requests, summed the same way. */
+  readonly freeRequests: DailySums;
 }
 
 /**
@@ -96,7 +101,7 @@ export interface CreditTotals {
   total_usage: number;
 }
 
-/** Bound of the accounts kept (keys seen); the least recently used goes first past it, its spending forgotten. */
+/** Bound of the accounts kept (keys seen); the least recently used goes first past it (its spending stays in the store). */
 const MAX_ACCOUNTS = TRAFFIC_BOUND;
 
 /**
@@ -132,24 +137,28 @@ function accountOf(entry: Pick<KeyEntryOutput, 'key'> & Partial<KeyEntryOutput>,
     label: keyLabel(entry.key),
     userId: entry.user_id ?? userIdFor(`key:${entry.key}`),
     limit,
-    credits: limit,
     rateLimit: entry.rate_limit,
     management: entry.management ?? false,
     freeTier: entry.free_tier ?? false,
-    usage: new DailyLedger(),
-    freeRequests: new DailyLedger(),
   };
 }
 
-/** The keys, balances and rate-limit windows of one gateway. */
+/**
+ * The keys of one gateway, and what they spend and count, kept in its store (`store/types.ts`): in memory, or
+ * shared by every replica (a charge is then one atomic step on the store, exact across replicas).
+ */
 export class Accounts {
   readonly #entries: Map<string, KeyEntryOutput> | undefined;
   readonly #accounts = boundedMap<string, Account>(MAX_ACCOUNTS);
-  readonly #limits = new RateLimiter();
+  readonly #store: GatewayStore;
 
-  /** @param entries the valid keys; `undefined` accepts any non-empty key with unlimited credit. */
-  constructor(entries: readonly KeyEntryOutput[] | undefined) {
+  /**
+   * @param entries the valid keys; `undefined` accepts any non-empty key with unlimited credit.
+   * @param store where balances, usage and rate-limit windows are kept.
+   */
+  constructor(entries: readonly KeyEntryOutput[] | undefined, store: GatewayStore) {
     this.#entries = entries ? new Map(entries.map((e) => [e.key, e])) : undefined;
+    this.#store = store;
   }
 
   /**
@@ -176,61 +185,80 @@ export class Accounts {
     return this.#entries !== undefined;
   }
 
+  /** What `account` spent by `nowMs` (epoch ms) and has left, and its `:free` requests. */
+  keyState(account: Account, nowMs: number): MaybePromise<KeyState> {
+    return andThen(this.#store.ledger('usage', account.digest), (usage) =>
+      andThen(this.#store.ledger('free', account.digest), (free) => ({
+        remaining: account.limit === null ? null : Math.max(0, roundUsd(account.limit - usage.total)),
+        usage: ledgerSums(usage, nowMs),
+        freeRequests: ledgerSums(free, nowMs),
+      })),
+    );
+  }
+
   /**
    * The credits and spending of the user that owns `account`, over every key of the keys file with the same
    * `user_id` (without a keys file: the key alone). A key without a limit counts as
    * {@link UNLIMITED_TOTAL_CREDITS_USD}; the spending of a key not used since the last reset is 0.
    */
-  userTotals(account: Account): CreditTotals {
-    if (!this.#entries) {
-      return { total_credits: roundUsd(account.limit ?? UNLIMITED_TOTAL_CREDITS_USD), total_usage: roundUsd(account.usage.total) };
-    }
-    const entries = [...this.#entries.values()].filter((e) => (e.user_id ?? userIdFor(`key:${e.key}`)) === account.userId);
-    let credits = 0;
-    let usage = 0;
-    for (const entry of entries) {
-      credits = roundUsd(credits + (entry.credits ?? UNLIMITED_TOTAL_CREDITS_USD));
-      const digest = keyDigest(entry.key);
-      const live = digest === account.digest ? account : this.#accounts.get(digest);
-      usage = roundUsd(usage + (live?.usage.total ?? 0));
-    }
-    return { total_credits: credits, total_usage: usage };
+  userTotals(account: Account): MaybePromise<CreditTotals> {
+    const keys = this.#entries
+      ? [...this.#entries.values()].filter((e) => (e.user_id ?? userIdFor(`key:${e.key}`)) === account.userId).map((e) => ({ digest: keyDigest(e.key), limit: e.credits ?? null }))
+      : [{ digest: account.digest, limit: account.limit }];
+    const credits = keys.reduce((sum, key) => roundUsd(sum + (key.limit ?? UNLIMITED_TOTAL_CREDITS_USD)), 0);
+    const sumFrom = (index: number, usage: number): MaybePromise<CreditTotals> =>
+      index === keys.length
+        ? { total_credits: credits, total_usage: usage }
+        : andThen(this.#store.ledger('usage', keys[index]!.digest), (ledger) => sumFrom(index + 1, roundUsd(usage + ledger.total)));
+    return sumFrom(0, 0);
   }
 
-  /** Applies the key's own rate limit, if it has one (see {@link RateLimiter.consume}). */
-  consumeKeyLimit(account: Account, nowMs: number): void {
-    if (account.rateLimit) this.#limits.consume(`key\u0000${account.digest}`, account.rateLimit, nowMs);
+  /**
+   * Applies the key's own rate limit, if it has one.
+   *
+   * @throws {GatewayError} (or rejects with) the 429 of {@link windowRefusal} past the limit.
+   */
+  consumeKeyLimit(account: Account, nowMs: number): MaybePromise<void> {
+    const limit = account.rateLimit;
+    if (!limit) return;
+    return andThen(this.#store.countWindow(`key\u0000${account.digest}`, limit, nowMs), (verdict) => refuseUnless(verdict, limit, nowMs));
   }
 
   /**
    * Applies the `:free` variant limit of `modelId` for this key, {@link FREE_MODEL_LIMIT} (20 requests a minute),
-   * and counts the request in `account.freeRequests` when it passes.
+   * and counts the request in the key's `:free` requests when it passes.
+   *
+   * @throws {GatewayError} (or rejects with) the 429 of {@link windowRefusal} past the limit.
    */
-  consumeFreeModelLimit(account: Account, modelId: string, nowMs: number): void {
-    this.#limits.consume(`free\u0000${account.digest}\u0000${modelId}`, FREE_MODEL_LIMIT, nowMs);
-    account.freeRequests.add(1, nowMs);
+  consumeFreeModelLimit(account: Account, modelId: string, nowMs: number): MaybePromise<void> {
+    return andThen(this.#store.countWindow(`free\u0000${account.digest}\u0000${modelId}`, FREE_MODEL_LIMIT, nowMs), (verdict) => {
+      refuseUnless(verdict, FREE_MODEL_LIMIT, nowMs);
+      return this.#store.addToLedger('free', account.digest, 1, nowMs);
+    });
   }
 
   /**
-   * Deducts `costUsd` from the key's balance and adds it to the key's usage at `nowMs` (epoch ms; unlimited keys
-   * count usage too).
+   * Charges `costUsd` to the key at `nowMs` (epoch ms): deducted from its balance, added to its usage (unlimited
+   * keys count usage too).
    *
-   * @throws {GatewayError} 402 `Insufficient credits. Add more using https://openrouter.ai/credits` with the
-   *   key's `user_id` when the balance is below the cost (nothing is deducted or counted then).
+   * @throws {GatewayError} (or rejects with) 402 `Insufficient credits. Add more using https://openrouter.ai/credits`
+   *   with the key's `user_id` when the balance is below the cost (nothing is deducted or counted then).
    */
-  charge(account: Account, costUsd: number, nowMs: number): void {
+  charge(account: Account, costUsd: number, nowMs: number): MaybePromise<void> {
     if (costUsd <= 0) return;
-    if (account.credits !== null) {
-      if (account.credits + 1e-12 < costUsd) throw new GatewayError(402, { userId: account.userId });
-      account.credits = Math.max(0, roundUsd(account.credits - costUsd));
-    }
-    account.usage.add(costUsd, nowMs);
+    return andThen(this.#store.charge(account.digest, account.limit, costUsd, nowMs), (charged) => {
+      if (!charged) throw new GatewayError(402, { userId: account.userId });
+    });
   }
 
-  /** Restores every balance, clears every rate-limit window and forgets the key digests memoized. */
+  /** Forgets the accounts and key digests memoized (what keys spent is cleared by the store's `reset`). */
   reset(): void {
     this.#accounts.clear();
-    this.#limits.clear();
     forgetKeyDigests();
   }
+}
+
+/** @throws {GatewayError} the 429 of {@link windowRefusal} when `verdict` refused the request. */
+function refuseUnless(verdict: WindowVerdict, limit: RateLimit, nowMs: number): void {
+  if (!verdict.allowed) throw windowRefusal(limit, verdict.resetMs, nowMs);
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { LedgerState } from '../store/types.js';
 import { roundUsd } from './usd.js';
 
 /** Milliseconds in a day. */
@@ -56,21 +57,36 @@ export class DailyLedger {
     for (const kept of days.keys()) if (kept < day - DAYS_KEPT) days.delete(kept);
   }
 
+  /** The total and the sums by UTC day (the map itself: read it, never change it). */
+  state(): LedgerState {
+    return { total: this.#total, days: this.#days ?? EMPTY_DAYS };
+  }
+
   /** The total, and the sums of the UTC day, week (from Monday) and month that hold `nowMs`. Later days do not count. */
   sums(nowMs: number): DailySums {
-    const today = dayOf(nowMs);
-    const weekStart = today - ((today + 3) % 7); // 1970-01-01 was a Thursday
-    const date = new Date(nowMs);
-    const monthStart = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-    let daily = 0;
-    let weekly = 0;
-    let monthly = 0;
-    for (const [day, amount] of this.#days ?? []) {
-      if (day > today) continue;
-      if (day === today) daily = roundUsd(daily + amount);
-      if (day >= weekStart) weekly = roundUsd(weekly + amount);
-      if (day >= monthStart) monthly = roundUsd(monthly + amount);
-    }
-    return { total: this.#total, daily, weekly, monthly };
+    return ledgerSums(this.state(), nowMs);
   }
+}
+
+const EMPTY_DAYS: ReadonlyMap<number, number> = new Map();
+
+/**
+ * The sums of a ledger as a store gives it ({@link LedgerState}) at `nowMs` (epoch ms): its total, and its days'
+ * sums for the UTC day, week (Monday to Sunday) and month that hold `nowMs`; later days do not count.
+ */
+export function ledgerSums(state: LedgerState, nowMs: number): DailySums {
+  const today = dayOf(nowMs);
+  const weekStart = today - ((today + 3) % 7); // 1970-01-01 was a Thursday
+  const date = new Date(nowMs);
+  const monthStart = dayOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+  let daily = 0;
+  let weekly = 0;
+  let monthly = 0;
+  for (const [day, amount] of state.days) {
+    if (day > today) continue;
+    if (day === today) daily = roundUsd(daily + amount);
+    if (day >= weekStart) weekly = roundUsd(weekly + amount);
+    if (day >= monthStart) monthly = roundUsd(monthly + amount);
+  }
+  return { total: roundUsd(state.total), daily, weekly, monthly };
 }

@@ -5,11 +5,10 @@
  * https://openrouter.ai/docs/api-reference/limits).
  *
  * Both kinds of 429 the simulator gives come from here: a key's own limit and the `:free` variants' limit
- * ({@link RateLimiter}), and a scenario rule's `error: {status: 429}` ({@link rateLimitedInit}).
+ * ({@link windowRefusal}, counted by the gateway's store), and a scenario rule's `error: {status: 429}` ({@link rateLimitedInit}).
  *
  * @module
  */
-import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import * as z from 'zod';
 import { GatewayError, type GatewayErrorInit } from '../http/error-envelope.js';
 
@@ -79,45 +78,14 @@ export function rateLimitedInit(init: RateLimited): GatewayErrorInit {
   };
 }
 
-/** Bound of the rate-limit windows kept; the least recently used goes first past it. */
-const MAX_WINDOWS = TRAFFIC_BOUND;
-
-interface Window {
-  /** Epoch ms of the window's first request. */
-  start: number;
-  /** Requests counted in it. */
-  count: number;
-}
-
-/** Fixed-window counters, one per scope (a key, or a key and a `:free` model), bounded by {@link MAX_WINDOWS}. */
-export class RateLimiter {
-  readonly #windows = boundedMap<string, Window>(MAX_WINDOWS);
-
-  /**
-   * Counts one request against `limit` in the window named `scope`. A window starts at its first request and
-   * lasts `interval_s`; a clock moved back before its start opens a new one.
-   *
-   * @throws {GatewayError} 429 `Rate limit exceeded` with `Retry-After` (whole seconds until the window resets, at
-   *   least 1), `X-RateLimit-Limit`, `X-RateLimit-Remaining: 0`, `X-RateLimit-Reset` (unix ms) and the same three
-   *   in `error.metadata.headers`.
-   */
-  consume(scope: string, limit: RateLimit, nowMs: number): void {
-    const intervalMs = limit.interval_s * 1000;
-    let window = this.#windows.get(scope);
-    if (!window || nowMs >= window.start + intervalMs || nowMs < window.start) {
-      window = { start: nowMs, count: 0 };
-      this.#windows.set(scope, window);
-    }
-    if (window.count < limit.requests) {
-      window.count++;
-      return;
-    }
-    const resetMs = window.start + intervalMs;
-    throw new GatewayError(429, rateLimitedInit({ limit: limit.requests, resetMs, retryAfterS: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)), message: 'Rate limit exceeded' }));
-  }
-
-  /** Forgets every window. */
-  clear(): void {
-    this.#windows.clear();
-  }
+/**
+ * The 429 of a request refused by a fixed window (a store's `countWindow`: a key's own limit, or a `:free`
+ * variant's): `Rate limit exceeded` with `Retry-After` (whole seconds until the window resets at `resetMs`, at
+ * least 1), `X-RateLimit-Limit`, `X-RateLimit-Remaining: 0`, `X-RateLimit-Reset` (unix ms) and the same three in
+ * `error.metadata.headers`.
+ *
+ * @param nowMs the simulator's time of the request, epoch ms.
+ */
+export function windowRefusal(limit: RateLimit, resetMs: number, nowMs: number): GatewayError {
+  return new GatewayError(429, rateLimitedInit({ limit: limit.requests, resetMs, retryAfterS: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)), message: 'Rate limit exceeded' }));
 }

@@ -83,13 +83,14 @@ function newest<T>(entries: readonly T[], count: number): T[] {
  * `GET /__mock/requests`: every kept entry; with `after`, the page of entries past that cursor (`seq > after`,
  * oldest first, at most `limit`); with only `limit`, the newest `limit` entries (oldest first). `last_seq` either way.
  */
-function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
+async function listRequests(gateway: Gateway, request: CoreRequest): Promise<CoreResponse> {
   const params = queryParams(request.query);
   const filter = journalFilter(params);
   const after = singleParam(params, 'after');
   const limit = singleParam(params, 'limit');
+  const journal = gateway.sharedJournal;
   let requests;
-  if (after === null && limit === null) requests = gateway.journal.list(filter);
+  if (after === null && limit === null) requests = await journal.list(filter);
   else {
     const from = after === null ? 0 : Number(after);
     if (after !== null && (!/^\d{1,15}$/.test(after) || !Number.isSafeInteger(from))) {
@@ -100,9 +101,9 @@ function listRequests(gateway: Gateway, request: CoreRequest): CoreResponse {
       throw new GatewayError(400, { message: `limit: expected a whole number from 1 to ${MAX_PAGE_SIZE}, got "${limit}"` });
     }
     // Without a cursor, the newest page: what a look at the journal wants (the oldest first within it, as always).
-    requests = after === null ? newest(gateway.journal.list(filter), size) : gateway.journal.after(from, size, filter);
+    requests = after === null ? newest(await journal.list(filter), size) : await journal.after(from, size, filter);
   }
-  return jsonResponse(200, { requests, last_seq: gateway.journal.lastSeq } satisfies RequestsPage);
+  return jsonResponse(200, { requests, last_seq: await journal.lastSeq() } satisfies RequestsPage);
 }
 
 /** The `{seq}` parameter as a number. @throws {GatewayError} 400 when it is not a whole number. */
@@ -113,16 +114,16 @@ function seqOf(params: RouteParams): number {
   return seq;
 }
 
-function journalEntry(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+async function journalEntry(gateway: Gateway, _request: CoreRequest, params: RouteParams): Promise<CoreResponse> {
   const seq = seqOf(params);
-  const entry = gateway.journal.get(seq);
+  const entry = await gateway.sharedJournal.get(seq);
   if (!entry) throw new GatewayError(404, { message: `No journal entry ${seq}` });
   return jsonResponse(200, entry satisfies JournalEntry);
 }
 
-function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+async function entryAudio(gateway: Gateway, _request: CoreRequest, params: RouteParams): Promise<CoreResponse> {
   const seq = seqOf(params);
-  const audio = gateway.openAudio(seq);
+  const audio = await gateway.openAudio(seq);
   return { status: 200, headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'no-store' }, body: audio.body };
 }
 
@@ -203,21 +204,35 @@ type RouteParams = Readonly<Record<string, string>>;
 /** One admin route's action: its response, or a promise of it; fails (a throw or a rejection) with a `GatewayError` for its envelope. */
 type AdminAction = (gateway: Gateway, request: CoreRequest, params: RouteParams, options: AdminOptions) => MaybePromise<CoreResponse>;
 
+/**
+ * `action` with the shared controls read before it (so it starts from every replica's latest clock and default
+ * scenario) and its own changes stored before its answer (so the next request, on any replica, sees them):
+ * `gateway.sync()` around it; nothing to wait for in memory.
+ */
+function synced(action: AdminAction): AdminAction {
+  return async (gateway, request, params, options) => {
+    await gateway.sync();
+    const response = await action(gateway, request, params, options);
+    await gateway.sync();
+    return response;
+  };
+}
+
 /** The admin API: path template under {@link ADMIN_PREFIX} (`{name}` is one non-empty segment) → method → action. */
 const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, AdminAction>>>>> = {
   health: { GET: () => jsonResponse(200, { status: 'ok' } satisfies HealthAnswer) },
   auth: { GET: (_gateway, _request, _params, options) => jsonResponse(200, { authorized: true, token_required: options.token !== undefined } satisfies AdminAuth) },
   requests: {
     GET: listRequests,
-    DELETE: (gateway) => (gateway.journal.clear(), noContent),
+    DELETE: async (gateway) => (await gateway.sharedJournal.clear(), noContent),
   },
   'requests/{seq}': { GET: journalEntry },
   'requests/{seq}/audio': { GET: entryAudio },
-  reset: { POST: (gateway) => (gateway.reset(), noContent) },
-  scenarios: { GET: listScenarios },
-  'scenarios/{name}': { GET: scenarioDetail },
-  scenario: { PUT: setScenario },
-  clock: { GET: clockState, POST: moveClock },
+  reset: { POST: synced((gateway) => (gateway.reset(), noContent)) },
+  scenarios: { GET: synced(listScenarios) },
+  'scenarios/{name}': { GET: synced(scenarioDetail) },
+  scenario: { PUT: synced(setScenario) },
+  clock: { GET: synced(clockState), POST: synced(moveClock) },
   events: { GET: (gateway) => eventStream(gateway.events) },
   login: { POST: (_gateway, request, _params, options) => login(request, options.token, options.sessions) },
 };

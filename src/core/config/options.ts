@@ -80,6 +80,21 @@ export interface GatewayOptions<FilePath extends string = string> {
    */
   journalBytes?: number;
   /**
+   * Where the gateway's state is kept (`docs/scale-out.md`): omitted, in this process's memory; or (Node.js only)
+   * the URL of a Valkey/Redis server, `redis://[user:password@]host:port[/db]` or `rediss://` for TLS, shared with
+   * every other replica given the same URL and {@link storePrefix}: generations, credits, rate-limit windows,
+   * scenario counters, the default scenario, the clock, the journal and events are then one gateway's. The audio
+   * cache stays per process. While the store cannot be reached, requests answer a 503 envelope naming it.
+   */
+  store?: string;
+  /** Prefix of every key the gateway writes in {@link store}, so several simulators share one server. Default `mockrouter:`. */
+  storePrefix?: string;
+  /**
+   * This process's name in journal entries (`replica`) and in the events it shares: a stable id such as a pod
+   * name. Default `<hostname>:<pid>` in Node.js, `browser` in browsers.
+   */
+  replicaId?: string;
+  /**
    * Receives each unexpected error inside the gateway, once, with where it happened (an event listener that threw,
    * a failure while answering or sending a request): such an error ends at most its own request (a 500 envelope, or
    * the connection closed once bytes were sent) and never reaches the process. Default: one `console.error` line;

@@ -9,6 +9,7 @@ import { isoWithOffset } from '../clock.js';
 import type { GatewayContext } from '../context.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import type { GenerationRecord } from '../config/fixture-schema.js';
+import type { AllocatedId } from '../ids.js';
 import { hashString, unitFloat } from '../prng.js';
 import type { CoreRequest } from '../types.js';
 import { roundUsd } from '../accounts/usd.js';
@@ -135,15 +136,16 @@ export class SpeechGeneration {
 /**
  * Builds the record of one speech call (expanded by {@link SpeechGeneration.record}).
  *
- * - `id`: `gen-tts-<unix seconds>-<20 seeded alphanumerics>` (the real `X-Generation-Id` format).
+ * - `id`: `gen-tts-<unix seconds>-<the suffix of id>` (the real `X-Generation-Id` format; `id` is `generationIdOf`
+ *   of the gateway's seed and the store's next serial).
  * - `tokens_prompt` = `native_tokens_prompt` = input characters; `total_cost` = `usage` = characters × the
  *   model's `pricing.prompt` (USD, per character for speech models; 0 for `:free` variants).
  * - `latency` (ms to the first audio byte): seeded, 150–450 ms. `generation_time` (ms): `latency` plus the audio
  *   duration divided by {@link PROVIDER_REALTIME_FACTOR}.
  * - `created_at`: the clock's time, ISO 8601 with `+00:00`.
  */
-export function buildSpeechGeneration(ctx: GatewayContext, call: SpeechCall): SpeechGeneration {
-  const { serial, suffix } = ctx.ids.next();
+export function buildSpeechGeneration(ctx: GatewayContext, call: SpeechCall, id: AllocatedId): SpeechGeneration {
+  const { serial, suffix } = id;
   const nowMs = ctx.clock.now();
   const latency = 150 + Math.floor(unitFloat(ctx.seed, serial * 2) * 300);
   const { headers } = call.request;

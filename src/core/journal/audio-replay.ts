@@ -8,7 +8,7 @@
  */
 import type { AudioRenderer } from '../audio/index.js';
 import type { StreamedBody } from '../http/body.js';
-import type { Journal } from './journal.js';
+import type { JournalEntry } from './journal.js';
 import { JOURNAL_BODY_LIMIT } from './record-request.js';
 
 /** The audio to send again: its content type, length and body (rendered as it is read, or from the cache). */
@@ -22,14 +22,14 @@ export interface ReplayedAudio {
 }
 
 /**
- * Opens the audio of journal entry `seq` for rendering again.
+ * Opens the audio of journal entry `seq` (`entry`, as the journal gave it, `undefined` when it has none) for
+ * rendering again.
  *
  * @returns the audio, or why there is none (a sentence for a 404 envelope): `No journal entry <seq>` (never made,
  *   or dropped by the journal's bound or a reset), `Journal entry <seq> is not a speech answer with status 200`,
  *   or `Journal entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
  */
-export function replaySpeech(journal: Journal, renderer: AudioRenderer, seed: number, seq: number): ReplayedAudio | string {
-  const entry = journal.get(seq);
+export function replaySpeech(entry: JournalEntry | undefined, seq: number, renderer: AudioRenderer, seed: number): ReplayedAudio | string {
   if (!entry) return `No journal entry ${seq}`;
   const audio = entry.audio;
   if (!audio || entry.status !== 200 || entry.operation !== 'speech') return `Journal entry ${seq} is not a speech answer with status 200`;

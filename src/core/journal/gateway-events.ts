@@ -77,6 +77,9 @@ export interface GatewayEventSource {
   readonly listenerCount: number;
 }
 
+/** Where a gateway's own events go besides its listeners (a shared store's `publish`). */
+export type EventForward = (event: Pick<GatewayEvent, 'type' | 'data'>) => void;
+
 /** The data of each event type. */
 type DataOf<T extends GatewayEventType> = Extract<GatewayEvent, { type: T }>['data'];
 
@@ -84,11 +87,17 @@ type DataOf<T extends GatewayEventType> = Extract<GatewayEvent, { type: T }>['da
 export class GatewayEvents implements GatewayEventSource {
   readonly #listeners = new Set<GatewayEventListener>();
   readonly #report: ErrorReporter;
+  readonly #forward: EventForward | undefined;
   #id = 0;
 
-  /** @param report where a listener's error (or a failure to make an event's data) goes; default `console.error`. */
-  constructor(report: ErrorReporter = consoleReporter) {
+  /**
+   * @param report where a listener's error (or a failure to make an event's data) goes; default `console.error`.
+   * @param forward also given every event emitted here (not those of {@link emitRemote}): a shared store's
+   *   `publish`, so the other replicas' listeners see it.
+   */
+  constructor(report: ErrorReporter = consoleReporter, forward?: EventForward) {
     this.#report = safeReporter(report);
+    this.#forward = forward;
   }
 
   subscribe(listener: GatewayEventListener): () => void {
@@ -107,6 +116,27 @@ export class GatewayEvents implements GatewayEventSource {
    * there). Never throws: a listener's error, or one of `data`, is reported (see {@link subscribe}).
    */
   emit<T extends GatewayEventType>(type: T, data: () => DataOf<T>): void {
+    if (this.#forward) {
+      let made: DataOf<T>;
+      try {
+        made = data();
+      } catch (error) {
+        this.#report(error, `event ${type}`);
+        return;
+      }
+      this.#forward({ type, data: made } as Pick<GatewayEvent, 'type' | 'data'>);
+      this.#send(type, () => made);
+      return;
+    }
+    this.#send(type, data);
+  }
+
+  /** Sends an event another replica emitted (from a shared store) to this gateway's listeners, without forwarding it. */
+  emitRemote(event: Pick<GatewayEvent, 'type' | 'data'>): void {
+    this.#send(event.type, () => event.data as never);
+  }
+
+  #send<T extends GatewayEventType>(type: T, data: () => DataOf<T>): void {
     const id = ++this.#id;
     if (this.#listeners.size === 0) return;
     let event: GatewayEvent;

@@ -27,6 +27,11 @@ export interface JournalEntry {
   time: number;
   /** `time` as ISO 8601. */
   time_iso: string;
+  /**
+   * The replica that answered: option `replicaId` (default `<hostname>:<pid>` in Node.js, `browser` in browsers);
+   * with a shared store (`docs/scale-out.md`) the journal holds every replica's entries.
+   */
+  replica: string;
   /** The session (`X-Mock-Session`, else derived from the API key: `key-<12 hex of its SHA-256>`, never the key). */
   session: string;
   method: string;
@@ -129,6 +134,8 @@ export class Journal implements Iterable<JournalEntry> {
   #count = 0;
   #bytes = 0;
   #seq = 0;
+  /** Whether sequence numbers were given (with gaps): entries are then found by search, not arithmetic. */
+  #gaps = false;
   readonly #onClear: (() => void) | undefined;
 
   /**
@@ -146,10 +153,17 @@ export class Journal implements Iterable<JournalEntry> {
    * Adds an entry (its `seq` is assigned here) and returns it; the oldest entries are dropped past either bound.
    *
    * @param bytes the entry's size, bytes (its JSON's length as the recorder measured it; default 0).
+   * @param seq the entry's sequence number when a shared store gave it out (`store/types.ts`): ascending, with gaps
+   *   where other replicas took numbers; default the next one of this journal.
    */
-  record(entry: Omit<JournalEntry, 'seq'>, bytes: number = 0): JournalEntry {
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number = 0, seq?: number): JournalEntry {
     const full = entry as JournalEntry;
-    full.seq = ++this.#seq;
+    if (seq === undefined) full.seq = ++this.#seq;
+    else {
+      full.seq = seq;
+      this.#seq = Math.max(this.#seq, seq);
+      this.#gaps = true;
+    }
     if (this.#count === this.#max) this.#dropOldest();
     const slot = (this.#head + this.#count) % this.#max;
     this.#ring[slot] = full;
@@ -196,11 +210,8 @@ export class Journal implements Iterable<JournalEntry> {
     const size = this.#count;
     const out: JournalEntry[] = [];
     if (size === 0) return out;
-    // Kept entries have consecutive sequence numbers (each record takes the next one), so the first one wanted is
-    // found by arithmetic.
-    const oldest = this.#at(0).seq;
     const filtered = !isEmpty(filter);
-    for (let i = Math.max(0, seq - oldest + 1); i < size && out.length < limit; i++) {
+    for (let i = this.#indexAfter(seq); i < size && out.length < limit; i++) {
       const entry = this.#at(i);
       if (!filtered || matches(entry, filter)) out.push(entry);
     }
@@ -211,8 +222,24 @@ export class Journal implements Iterable<JournalEntry> {
   get(seq: number): JournalEntry | undefined {
     const size = this.#count;
     if (size === 0 || !Number.isSafeInteger(seq)) return undefined;
-    const index = seq - this.#at(0).seq;
-    return index >= 0 && index < size ? this.#at(index) : undefined;
+    const index = this.#indexAfter(seq - 1);
+    return index < size && this.#at(index).seq === seq ? this.#at(index) : undefined;
+  }
+
+  /** The index of the first kept entry whose `seq` is greater than `seq` (`size` when none is). */
+  #indexAfter(seq: number): number {
+    const size = this.#count;
+    if (size === 0) return 0;
+    // Without given numbers, kept entries have consecutive sequence numbers: found by arithmetic.
+    if (!this.#gaps) return Math.min(size, Math.max(0, seq - this.#at(0).seq + 1));
+    let low = 0;
+    let high = size;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#at(middle).seq <= seq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** The highest sequence number assigned so far (0 before the first request); clearing does not lower it. */

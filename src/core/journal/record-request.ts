@@ -15,7 +15,7 @@ import { isStreamed, trackReading } from '../http/body.js';
 import { isoWithOffset } from '../clock.js';
 import type { Clock } from '../clock.js';
 import type { GatewayEvents } from './gateway-events.js';
-import type { Journal, JournalEntry, JournalError } from './journal.js';
+import type { JournalEntry, JournalError } from './journal.js';
 import type { Answered, Pipeline } from '../pipeline.js';
 import { redactHeaders, redactQueryParams } from '../http/redact.js';
 import { jsonBodyOrUndefined } from '../http/request.js';
@@ -93,52 +93,75 @@ function errorOf(response: CoreResponse): JournalError | null {
 }
 
 /**
- * Wraps `pipeline` so each request is recorded in `journal` and announced on `events`, once the pipeline has
- * answered (the entry's `time` is read as the request arrives). The entry's `duration_ms`, `response_bytes` and
- * `body_end` are set when the response is complete: at once for a body of one piece (or a reset) sent without
- * delay (the pipeline's response is then the answer as it is), otherwise when the adapter calls `onDone` of the
- * response answered, a new one with a tracked copy of a streamed body (its `onDone` calls the pipeline's own, if
- * any, first); `error` and `audio` (the pipeline's answer's, for a 200) at once.
+ * Where entries go: the gateway's journal, and with a shared store the store's as well (`gateway.ts` makes it).
+ * `record` gives the entry back with its `seq`, or `undefined` when it could not be recorded (a store away: the
+ * answer goes out all the same, unjournaled); `finish` is told when the entry's answer ended.
+ */
+export interface JournalSink {
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<JournalEntry | undefined>;
+  finish(entry: JournalEntry): void;
+}
+
+/**
+ * Wraps `pipeline` so each request is recorded in `sink` and announced on `events`, once the pipeline has
+ * answered (the entry's `time` is the clock's then: as the request arrived, unless the answer waited on a shared
+ * store). The entry's `duration_ms`, `response_bytes` and `body_end` are set when the response is complete: at
+ * once for a body of one piece (or a reset) sent without delay (the pipeline's response is then the answer as it
+ * is), otherwise when the adapter calls `onDone` of the response answered, a new one with a tracked copy of a
+ * streamed body (its `onDone` calls the pipeline's own, if any, first); `error` and `audio` (the pipeline's
+ * answer's, for a 200) at once.
  *
  * @param clock gives the entry's `time` (the simulator's clock, epoch ms).
- * @returns the answer function: the response at once when the pipeline answered at once, else a promise of it. It
- *   throws (or rejects) only when the journal or an event listener fails outside their own guards (the gateway's
- *   `isolated` answers that with the 500 envelope).
+ * @param replica the entry's `replica`.
+ * @returns the answer function: the response at once when nothing had to wait, else a promise of it. It throws (or
+ *   rejects) only when the journal or an event listener fails outside their own guards (the gateway's `isolated`
+ *   answers that with the 500 envelope).
  */
-export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, events: GatewayEvents): (request: CoreRequest) => MaybePromise<CoreResponse> {
+export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, events: GatewayEvents, replica: string): (request: CoreRequest) => MaybePromise<CoreResponse> {
   return (request) => {
     const started = performance.now();
-    const time = clock.now();
-    return andThen(pipeline(request), (answered) => record(request, answered, started, time));
+    return andThen(pipeline(request), (answered) => record(request, answered, started));
   };
 
   /** The entry of `request`, answered as `answered`, recorded and announced; the response the adapter gets. */
-  function record(request: CoreRequest, answered: Answered, started: number, time: number): CoreResponse {
+  function record(request: CoreRequest, answered: Answered, started: number): MaybePromise<CoreResponse> {
     const { response, route, session, applied, audio } = answered;
+    const time = clock.now();
     const kept = journaledBody(request);
     const headers = redactHeaders(request.headers);
     const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;
-    const entry: JournalEntry = journal.record({
-      time,
-      time_iso: isoWithOffset(time),
-      session,
-      method: request.method,
-      path: request.path,
-      query: redactQueryParams(request.query),
-      headers,
-      body: kept.body,
-      operation: route?.operation ?? null,
-      scenario: applied?.scenario ?? null,
-      rule: applied?.ruleName ?? null,
-      status: response.status,
-      response_headers: response.headers,
-      generation_id: response.headers['X-Generation-Id'] ?? null,
-      duration_ms: null,
-      response_bytes: null,
-      body_end: null,
-      error: errorOf(response),
-      audio: response.status === 200 ? (audio ?? null) : null,
-    }, bytes);
+    // An answer of one piece sent without delay is complete now: its entry is recorded whole, in one write.
+    const now = !isStreamed(response.body) && !response.delayMs ? outcomeOf(request, response) : undefined;
+    const recorded = sink.record(
+      {
+        time,
+        time_iso: isoWithOffset(time),
+        replica,
+        session,
+        method: request.method,
+        path: request.path,
+        query: redactQueryParams(request.query),
+        headers,
+        body: kept.body,
+        operation: route?.operation ?? null,
+        scenario: applied?.scenario ?? null,
+        rule: applied?.ruleName ?? null,
+        status: response.status,
+        response_headers: response.headers,
+        generation_id: response.headers['X-Generation-Id'] ?? null,
+        duration_ms: now ? elapsedMs(started) : null,
+        response_bytes: now ? now.bytes : null,
+        body_end: now ? now.end : null,
+        error: errorOf(response),
+        audio: response.status === 200 ? (audio ?? null) : null,
+      },
+      bytes,
+    );
+    return andThen(recorded, (entry) => (entry ? track(request, response, entry, started) : response));
+  }
+
+  /** Announces `entry` and answers `response`, completing the entry when its body ends. */
+  function track(request: CoreRequest, response: CoreResponse, entry: JournalEntry, started: number): CoreResponse {
     events.emit('entry', () => ({ ...entry }));
     const head = request.method === 'HEAD';
     const finish = (outcome: ResponseOutcome) => {
@@ -147,22 +170,29 @@ export function journaled(pipeline: Pipeline, journal: Journal, clock: Clock, ev
       entry.duration_ms = elapsedMs(started);
       entry.response_bytes = head ? 0 : outcome.bytes;
       entry.body_end = outcome.end;
+      sink.finish(entry);
       events.emit('entry-done', () => ({ ...entry }));
     };
-    const body = response.body;
-    const whole = (): ResponseOutcome => (response.reset ? { end: 'reset', bytes: 0 } : { end: 'complete', bytes: isStreamed(body) ? 0 : wholeLength(body) });
-    if (!isStreamed(body) && !response.delayMs) {
-      finish(whole());
+    if (entry.body_end !== null) {
+      events.emit('entry-done', () => ({ ...entry }));
       return response;
     }
+    const body = response.body;
     const tracked = isStreamed(body) && !response.reset ? trackReading(body) : undefined;
     const inner = response.onDone;
     const onDone = (outcome?: ResponseOutcome) => {
       inner?.(outcome);
       if (outcome) finish(outcome);
       else if (tracked) finish({ end: tracked.reading.end ?? 'aborted', bytes: tracked.reading.bytes });
-      else finish(whole());
+      else finish(outcomeOf(request, response));
     };
     return { ...response, body: tracked?.body ?? body, onDone };
   }
+}
+
+/** How `response` ends when the adapter sends it whole: reset, or complete with its body's bytes (0 for HEAD). */
+function outcomeOf(request: CoreRequest, response: CoreResponse): ResponseOutcome {
+  if (response.reset) return { end: 'reset', bytes: 0 };
+  const body = response.body;
+  return { end: 'complete', bytes: request.method === 'HEAD' || isStreamed(body) ? 0 : wholeLength(body) };
 }

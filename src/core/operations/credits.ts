@@ -5,7 +5,7 @@
  * @module
  */
 import { GatewayError } from '../http/error-envelope.js';
-import type { CoreResponse } from '../types.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
 import type { OperationCall } from './call.js';
 
 /**
@@ -16,9 +16,9 @@ import type { OperationCall } from './call.js';
  * @throws {GatewayError} 403 when a keys file is loaded and the key is not a management key (`management: true`);
  *   without a keys file every key may read it.
  */
-export function getCredits({ ctx, account }: OperationCall): CoreResponse {
+export function getCredits({ ctx, account }: OperationCall): MaybePromise<CoreResponse> {
   if (ctx.accounts.configured && !account.management) {
     throw new GatewayError(403, { message: 'Only management keys can fetch credits: this key is not a management key' });
   }
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: ctx.accounts.userTotals(account) }) };
+  return andThen(ctx.accounts.userTotals(account), (totals) => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: totals }) }));
 }

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../http/error-envelope.js';
 import { queryParams, singleParam } from '../http/request.js';
-import type { CoreResponse } from '../types.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
 import type { OperationCall } from './call.js';
 
 /**
@@ -16,14 +16,15 @@ import type { OperationCall } from './call.js';
  * @throws {GatewayError} 400 when `id` is missing or empty; 404 `Generation not found` for an unknown id or a
  *   record not ready yet (the real record appears a few hundred ms to about 2 s after the call).
  */
-export function getGeneration({ ctx, request }: OperationCall): CoreResponse {
+export function getGeneration({ ctx, request }: OperationCall): MaybePromise<CoreResponse> {
   const id = singleParam(queryParams(request.query), 'id');
   if (!id) {
     throw new GatewayError(400, {
       message: id === null ? 'id: required, a generation id (query parameter)' : 'id: must not be empty',
     });
   }
-  const stored = ctx.generations.get(id, ctx.clock.now());
-  if (!stored) throw new GatewayError(404, { message: 'Generation not found' });
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: stored.body };
+  return andThen(ctx.generations.get(id, ctx.clock.now()), (stored) => {
+    if (!stored) throw new GatewayError(404, { message: 'Generation not found' });
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body: stored.body };
+  });
 }

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Account } from '../accounts/accounts.js';
-import type { CoreResponse } from '../types.js';
+import type { Account, KeyState } from '../accounts/accounts.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
 import type { OperationCall } from './call.js';
 
 /**
@@ -17,15 +17,15 @@ export const FREE_MODEL_DAILY_REQUESTS = { low: 50, high: 1000, creditsForHigh: 
 /** What `rate_limit` holds: the gateway's deprecated field, always -1. */
 const LEGACY_RATE_LIMIT = { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' } as const;
 
-/** The `data` of `GET /key` for `account` at `nowMs` (epoch ms). */
-function keyData(account: Account, nowMs: number): Record<string, unknown> {
-  const usage = account.usage.sums(nowMs);
+/** The `data` of `GET /key` for `account` in state `state`. */
+function keyData(account: Account, state: KeyState): Record<string, unknown> {
+  const usage = state.usage;
   const freeLimit = account.freeTier || (account.limit !== null && account.limit < FREE_MODEL_DAILY_REQUESTS.creditsForHigh) ? FREE_MODEL_DAILY_REQUESTS.low : FREE_MODEL_DAILY_REQUESTS.high;
-  const freeUsed = account.freeRequests.sums(nowMs).daily;
+  const freeUsed = state.freeRequests.daily;
   return {
     label: account.label,
     limit: account.limit,
-    limit_remaining: account.credits,
+    limit_remaining: state.remaining,
     limit_reset: null,
     include_byok_in_limit: false,
     usage: usage.total,
@@ -57,6 +57,10 @@ function keyData(account: Account, nowMs: number): Record<string, unknown> {
  *
  * @returns 200 `{"data": {...}}`, every member the document requires.
  */
-export function getCurrentKey({ ctx, account }: OperationCall): CoreResponse {
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: keyData(account, ctx.clock.now()) }) };
+export function getCurrentKey({ ctx, account }: OperationCall): MaybePromise<CoreResponse> {
+  return andThen(ctx.accounts.keyState(account, ctx.clock.now()), (state) => ({
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: keyData(account, state) }),
+  }));
 }

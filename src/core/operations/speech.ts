@@ -10,6 +10,8 @@ import { readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationAnswer, OperationCall } from './call.js';
 import { SPEED_RANGE } from '../audio/types.js';
+import { generationIdOf } from '../ids.js';
+import { andThen, type MaybePromise } from '../types.js';
 
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
@@ -70,7 +72,7 @@ const SpeechRequestSchema = z.looseObject(
  *   encoder's last load failed (not charged; a first MP3 request whose load fails while it is being answered
  *   gets its 200 and a body that ends in an error, as the status is sent before the first piece).
  */
-export function createSpeech({ ctx, request, account }: OperationCall): OperationAnswer {
+export function createSpeech({ ctx, request, account }: OperationCall): MaybePromise<OperationAnswer> {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
   const model = ctx.catalog.resolve(body.model);
   if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
@@ -118,14 +120,14 @@ export function createSpeech({ ctx, request, account }: OperationCall): Operatio
   }
 
   const now = ctx.clock.now();
-  if (model.variant === 'free') ctx.accounts.consumeFreeModelLimit(account, model.record.id, now);
-  ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
-
-  const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
-  const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs });
-  ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id));
-  return {
-    response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id }, body: audio.body },
-    audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
-  };
+  const charge = (): MaybePromise<void> => ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
+  const counted = model.variant === 'free' ? andThen(ctx.accounts.consumeFreeModelLimit(account, model.record.id, now), charge) : charge();
+  return andThen(andThen(counted, () => ctx.store.nextSerial()), (serial) => {
+    const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
+    const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs }, generationIdOf(ctx.seed, serial));
+    return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => ({
+      response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id }, body: audio.body },
+      audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
+    }));
+  });
 }

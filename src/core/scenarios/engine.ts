@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import { digestOf } from '../accounts/session.js';
 import { GatewayError } from '../http/error-envelope.js';
 import { hash32, hashString } from '../prng.js';
@@ -12,6 +11,7 @@ import { DEFAULT_RETRY_AFTER_S } from '../accounts/rate-limit.js';
 import type { Operation } from '../http/routes.js';
 import { parseScenario, type LoadedScenario } from './parse.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
+import { andThen, type MaybePromise } from '../types.js';
 
 /** Header that picks a loaded scenario for one request (docs/scenarios.md, "Per request: headers"). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
@@ -41,8 +41,11 @@ export interface AppliedRule {
   draw: number;
 }
 
-/** Largest number of (session, rule) counters kept; the least recently used goes first past it. */
-const MAX_COUNTERS = TRAFFIC_BOUND;
+/**
+ * Counts one use of a scenario counter (`slot`, a fixed-size digest of session, scenario and rule) and gives the
+ * count before it: the gateway's store's `countRule` (`store/types.ts`), shared by every replica of a shared store.
+ */
+export type RuleCounter = (slot: string) => MaybePromise<number>;
 
 function ruleName(rule: Rule, index: number): string {
   return rule.name ?? `rule-${index + 1}`;
@@ -96,7 +99,8 @@ export interface ScenarioControl {
 }
 
 /**
- * The scenario state of one gateway: the registry, the default scenario, and the per-session counters.
+ * The scenario state of one gateway: the registry and the default scenario; the per-session counters are in the
+ * gateway's store (cleared there when the default changes or the gateway resets).
  */
 export class ScenarioEngine implements ScenarioControl {
   readonly #load: () => Map<string, LoadedScenario>;
@@ -104,21 +108,28 @@ export class ScenarioEngine implements ScenarioControl {
   readonly #seed: number;
   #initial: Scenario | null = null;
   #default: Scenario | null = null;
-  readonly #counters = boundedMap<string, number>(MAX_COUNTERS);
+  readonly #count: RuleCounter;
 
   /**
    * @param registry the loaded scenarios by name, or a function that loads them on first use (so a start-up that
    *   needs no scenario does not read the built-in files).
    * @param seed seeds `probability` draws and delay jitter.
+   * @param count the store's scenario counters.
    */
-  constructor(registry: Map<string, LoadedScenario> | (() => Map<string, LoadedScenario>), seed: number) {
+  constructor(registry: Map<string, LoadedScenario> | (() => Map<string, LoadedScenario>), seed: number, count: RuleCounter) {
     this.#load = typeof registry === 'function' ? registry : () => registry;
     this.#seed = seed;
+    this.#count = count;
   }
 
   get #registry(): Map<string, LoadedScenario> {
     this.#loaded ??= this.#load();
     return this.#loaded;
+  }
+
+  /** The initial default scenario (option `scenario`), which {@link reset} returns to. */
+  get initial(): Scenario | null {
+    return this.#initial;
   }
 
   /** Sets the default scenario at start (`--scenario`, option `scenario`); {@link reset} returns to it. */
@@ -172,16 +183,14 @@ export class ScenarioEngine implements ScenarioControl {
     return scenario;
   }
 
-  /** Sets (or with `null` clears) the default scenario and restarts its counters. */
+  /** Sets (or with `null` clears) the default scenario (the gateway restarts the counters in its store). */
   useScenario(scenario: Scenario | null): void {
     this.#default = scenario;
-    this.#counters.clear();
   }
 
-  /** Clears every counter and returns to the initial default scenario. */
+  /** Returns to the initial default scenario (the gateway clears the counters in its store). */
   reset(): void {
     this.#default = this.#initial;
-    this.#counters.clear();
   }
 
   /**
@@ -207,21 +216,29 @@ export class ScenarioEngine implements ScenarioControl {
    *
    * @returns the applied rule, or `undefined` for normal behavior.
    */
-  apply(scenario: Scenario, session: string, facts: RequestFacts): AppliedRule | undefined {
-    for (let index = 0; index < scenario.rules.length; index++) {
+  apply(scenario: Scenario, session: string, facts: RequestFacts): MaybePromise<AppliedRule | undefined> {
+    return this.#applyFrom(scenario, session, facts, 0);
+  }
+
+  /** {@link apply} from rule `start` on: counts the first matching rule, then goes on past it if it does not apply. */
+  #applyFrom(scenario: Scenario, session: string, facts: RequestFacts, start: number): MaybePromise<AppliedRule | undefined> {
+    for (let index = start; index < scenario.rules.length; index++) {
       const rule = scenario.rules[index]!;
       if (!matches(rule, facts)) continue;
       const key = `${session}\u0000${scenario.name}\u0000${index}`;
       // Kept under the key's digest: a fixed size per counter, however long the session id.
-      const slot = digestOf(key);
-      const seen = this.#counters.get(slot) ?? 0;
-      this.#counters.set(slot, seen + 1);
-      if (rule.times !== undefined && seen >= rule.times) continue;
-      const keyHash = hashString(key);
-      const draw = hash32(this.#seed ^ keyHash, seen) / 0x1_0000_0000;
-      if (rule.probability !== undefined && draw >= rule.probability) continue;
-      return { scenario: scenario.name, ruleName: ruleName(rule, index), rule, draw: hash32(this.#seed, keyHash + seen) };
+      return andThen(this.#count(digestOf(key)), (seen) => this.#decide(scenario, session, facts, index, key, seen));
     }
     return undefined;
+  }
+
+  /** Whether rule `index`, seen `seen` times before, applies now; if not, the rules after it are tried. */
+  #decide(scenario: Scenario, session: string, facts: RequestFacts, index: number, key: string, seen: number): MaybePromise<AppliedRule | undefined> {
+    const rule = scenario.rules[index]!;
+    if (rule.times !== undefined && seen >= rule.times) return this.#applyFrom(scenario, session, facts, index + 1);
+    const keyHash = hashString(key);
+    const draw = hash32(this.#seed ^ keyHash, seen) / 0x1_0000_0000;
+    if (rule.probability !== undefined && draw >= rule.probability) return this.#applyFrom(scenario, session, facts, index + 1);
+    return { scenario: scenario.name, ruleName: ruleName(rule, index), rule, draw: hash32(this.#seed, keyHash + seen) };
   }
 }

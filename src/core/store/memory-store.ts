@@ -1,0 +1,136 @@
+/**
+ * The default {@link GatewayStore}: the state of one gateway in this process's memory, every answer at once (no
+ * promise on the request path). Each store that grows with traffic is a bounded map (`bounded-map.ts`): windows,
+ * ledgers and counters by {@link TRAFFIC_BOUND}, records by `maxGenerations`, the journal by `journalSize` and
+ * `journalBytes`.
+ *
+ * @module
+ */
+import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
+import { DailyLedger } from '../accounts/daily-ledger.js';
+import type { RateLimit } from '../accounts/rate-limit.js';
+import type { Journal } from '../journal/journal.js';
+import type { CompactGeneration, GatewayStore, JournalStore, LedgerName, LedgerState, StoredRecord, WindowVerdict } from './types.js';
+
+/** A fixed window: its first request's time (epoch ms) and the requests counted in it. */
+interface Window {
+  start: number;
+  count: number;
+}
+
+/** A speech call's record as held: its facts and when it becomes readable. */
+interface Held {
+  readonly record: CompactGeneration;
+  readonly readyAt: number;
+}
+
+/** What a key spent and its `:free` requests. */
+interface Ledgers {
+  readonly usage: DailyLedger;
+  readonly free: DailyLedger;
+}
+
+const EMPTY_LEDGER: LedgerState = { total: 0, days: new Map() };
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** The journal (the gateway's own `gateway.journal`). */
+  readonly journal: Journal;
+  /** Bound of speech calls' records kept (0 keeps none); the least recently used goes first. */
+  readonly maxGenerations: number;
+  /** The replica's name in journal entries. */
+  readonly replica: string;
+}
+
+/** {@link JournalStore} over the gateway's own {@link Journal}: the entry recorded is the one that changes as it ends. */
+function journalStoreOf(journal: Journal): JournalStore {
+  return {
+    record: (entry, bytes) => journal.record(entry, bytes),
+    finish: () => undefined,
+    list: (filter) => journal.list(filter),
+    after: (seq, limit, filter) => journal.after(seq, limit, filter),
+    get: (seq) => journal.get(seq),
+    lastSeq: () => journal.lastSeq,
+    clear: () => journal.clear(),
+  };
+}
+
+/**
+ * Creates the in-memory store of one gateway.
+ *
+ * @example const store = createMemoryStore({ journal: new Journal(), maxGenerations: 10_000, replica: 'host:1' });
+ */
+export function createMemoryStore(options: MemoryStoreOptions): GatewayStore {
+  const windows = boundedMap<string, Window>(TRAFFIC_BOUND);
+  const ledgers = boundedMap<string, Ledgers>(TRAFFIC_BOUND);
+  const counters = boundedMap<string, number>(TRAFFIC_BOUND);
+  const generations = boundedMap<string, Held>(Math.max(1, options.maxGenerations));
+  let serial = 0;
+
+  const ledgersOf = (digest: string): Ledgers => {
+    let found = ledgers.get(digest);
+    if (!found) ledgers.set(digest, (found = { usage: new DailyLedger(), free: new DailyLedger() }));
+    return found;
+  };
+
+  return {
+    description: 'memory',
+    shared: false,
+    replica: options.replica,
+    ready: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+    control: () => undefined,
+    setClock: () => undefined,
+    setScenario: () => void counters.clear(),
+    reset() {
+      windows.clear();
+      ledgers.clear();
+      counters.clear();
+      options.journal.clear();
+    },
+    nextSerial: () => serial++,
+    putGeneration(record, readyAt) {
+      if (options.maxGenerations > 0) generations.set(record.id, { record, readyAt });
+    },
+    getGeneration(id): StoredRecord | undefined {
+      const held = generations.get(id);
+      return held && { body: JSON.stringify({ data: held.record.record() }), readyAt: held.readyAt };
+    },
+    countWindow(scope: string, limit: RateLimit, nowMs: number): WindowVerdict {
+      const intervalMs = limit.interval_s * 1000;
+      let window = windows.get(scope);
+      if (!window || nowMs >= window.start + intervalMs || nowMs < window.start) {
+        window = { start: nowMs, count: 0 };
+        windows.set(scope, window);
+      }
+      if (window.count < limit.requests) {
+        window.count++;
+        return ALLOWED;
+      }
+      return { allowed: false, resetMs: window.start + intervalMs };
+    },
+    charge(digest, limitUsd, costUsd, nowMs) {
+      const usage = ledgersOf(digest).usage;
+      if (limitUsd !== null && limitUsd - usage.total + 1e-12 < costUsd) return false;
+      usage.add(costUsd, nowMs);
+      return true;
+    },
+    addToLedger(name: LedgerName, digest, amount, nowMs) {
+      ledgersOf(digest)[name].add(amount, nowMs);
+    },
+    ledger(name: LedgerName, digest): LedgerState {
+      return ledgers.get(digest)?.[name].state() ?? EMPTY_LEDGER;
+    },
+    countRule(slot) {
+      const seen = counters.get(slot) ?? 0;
+      counters.set(slot, seen + 1);
+      return seen;
+    },
+    journal: journalStoreOf(options.journal),
+    publish: () => undefined,
+    onRemoteEvent: () => () => undefined,
+  };
+}
+
+const ALLOWED: WindowVerdict = { allowed: true };
+

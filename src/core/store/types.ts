@@ -1,0 +1,162 @@
+/**
+ * The store seam: every piece of a gateway's state that must be the same on every replica goes through one
+ * {@link GatewayStore}. Two implementations: in memory (`memory-store.ts`, the default, one process) and
+ * Redis-protocol (`src/node/redis-store/`, Valkey 7/8 and Redis 7: replicas sharing one store act as one gateway;
+ * `docs/scale-out.md`).
+ *
+ * What is state here: generation serials and records, what keys spent (usage and `:free` requests by UTC day),
+ * rate-limit windows, scenario counters, the journal, the shared controls (clock, default scenario) and the
+ * events other replicas send. What is not: the catalog, the keys file and the loaded scenarios (configuration,
+ * the same on every replica by construction) and the audio cache (audio is deterministic: any replica renders
+ * the same bytes).
+ *
+ * Every method answers at once when it has nothing to wait for (the memory store always), else a promise: the
+ * request path chains them with `andThen` (`src/core/types.ts`), so the default costs no promise. A store that
+ * cannot be reached rejects with the 503 of {@link storeUnavailable} (`unavailable.ts`).
+ *
+ * @module
+ */
+import type { RateLimit } from '../accounts/rate-limit.js';
+import type { ClockSetting } from '../clock.js';
+import type { GenerationRecord } from '../config/fixture-schema.js';
+import type { GatewayEvent } from '../journal/gateway-events.js';
+import type { JournalEntry, JournalFilter } from '../journal/journal.js';
+import type { MaybePromise } from '../types.js';
+
+export type { ClockSetting } from '../clock.js';
+
+/** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-record.ts`). */
+export interface CompactGeneration {
+  /** The record's id (`gen-tts-...`). */
+  readonly id: string;
+  /** The whole record. */
+  record(): GenerationRecord;
+}
+
+/** What one request counted in a fixed window: allowed, or refused until `resetMs` (epoch ms, simulator clock). */
+export type WindowVerdict = { readonly allowed: true } | { readonly allowed: false; readonly resetMs: number };
+
+/** The two sums kept per key: USD spent (`usage`) and `:free` variant requests (`free`). */
+export type LedgerName = 'usage' | 'free';
+
+/**
+ * A ledger as stored: the total and the sums by UTC day (day number since 1970-01-01 → amount), the days kept
+ * being at most the last 40 before the latest addition (`accounts/daily-ledger.ts`).
+ */
+export interface LedgerState {
+  readonly total: number;
+  readonly days: ReadonlyMap<number, number>;
+}
+
+
+/**
+ * The default scenario as shared between replicas: each replica's initial one (option `scenario`: replicas are
+ * started alike), none, a loaded scenario by name, or a definition (as given to `useScenario`).
+ */
+export type SharedScenario =
+  | { readonly kind: 'initial' }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'definition'; readonly definition: unknown };
+
+/** What every request of a shared store reads first: the clock and the default scenario, and a version of both. */
+export interface SharedControl {
+  /** The clock, or `null` while no replica moved it (each replica keeps its option `clock`). */
+  readonly clock: ClockSetting | null;
+  readonly scenario: SharedScenario;
+  /** Changes with every write of the controls, so a replica re-reads a scenario only when it changed. */
+  readonly version: string;
+}
+
+/** A generation record as a store gives it back: `{"data":<record>}` as JSON text, and when it becomes readable. */
+export interface StoredRecord {
+  readonly body: string;
+  /** Epoch ms (simulator clock) from which lookups find it. */
+  readonly readyAt: number;
+}
+
+/** An event of another replica: the event, and the replica that sent it. */
+export interface RemoteEvent {
+  readonly replica: string;
+  readonly event: Pick<GatewayEvent, 'type' | 'data'>;
+}
+
+/**
+ * The journal as a store keeps it: sequence numbers are given out by the store (one sequence for every replica),
+ * entries are kept newest first up to the bound (`journalSize`). Reads give copies.
+ */
+export interface JournalStore {
+  /** Records an entry with the next sequence number, and gives it back with its `seq` (the same object). */
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<JournalEntry>;
+  /** Stores the fields an entry gets when its answer ends (`status`, `duration_ms`, `response_bytes`, `body_end`). */
+  finish(entry: JournalEntry): MaybePromise<void>;
+  /** Entries matching `filter`, oldest first (`Journal.list`). */
+  list(filter?: JournalFilter): MaybePromise<JournalEntry[]>;
+  /** Entries after `seq` matching `filter`, oldest first, at most `limit` (`Journal.after`). */
+  after(seq: number, limit?: number, filter?: JournalFilter): MaybePromise<JournalEntry[]>;
+  /** The entry `seq`, or `undefined` (never made, dropped by the bound, or cleared). */
+  get(seq: number): MaybePromise<JournalEntry | undefined>;
+  /** The highest sequence number given out (0 before the first request). */
+  lastSeq(): MaybePromise<number>;
+  /** Drops every entry; sequence numbers keep counting. */
+  clear(): MaybePromise<void>;
+}
+
+/** The state of one simulated gateway, wherever it is kept. */
+export interface GatewayStore {
+  /** What the store is, for messages: `memory`, or its URL without credentials (`redis://127.0.0.1:6379/0`). */
+  readonly description: string;
+  /** Whether other processes share it: then every request reads {@link control} first. */
+  readonly shared: boolean;
+  /** The replica this process is (journal entries' `replica`, events' sender). */
+  readonly replica: string;
+
+  /** Resolves once the store answers; rejects with a message naming it when it cannot within its time bound. */
+  ready(): Promise<void>;
+  /** Closes connections; a closed store answers nothing more. */
+  close(): Promise<void>;
+
+  /** The shared controls, or `undefined` for a store no one else shares (the gateway's own clock and scenario rule). */
+  control(): MaybePromise<SharedControl | undefined>;
+  /** Shares a move of the clock. */
+  setClock(setting: ClockSetting): MaybePromise<void>;
+  /** Shares a change of the default scenario and restarts every scenario counter. */
+  setScenario(scenario: SharedScenario): MaybePromise<void>;
+  /**
+   * Clears scenario counters, rate-limit windows, what keys spent and the journal, and returns the default scenario
+   * to each replica's initial one; generation records, serials and the clock stay.
+   */
+  reset(): MaybePromise<void>;
+
+  /** The next generation serial: 0, 1, 2, ... over every replica (`ids.ts` makes the id from it). */
+  nextSerial(): MaybePromise<number>;
+  /** Keeps a speech call's record, readable from `readyAtMs` (epoch ms), bounded (`maxGenerations`). */
+  putGeneration(record: CompactGeneration, readyAtMs: number): MaybePromise<void>;
+  /** A speech call's record, whatever its readiness, or `undefined`. */
+  getGeneration(id: string): MaybePromise<StoredRecord | undefined>;
+
+  /**
+   * Counts one request against `limit` in the fixed window `scope` at `nowMs` (epoch ms, simulator clock): a
+   * window starts at its first request and lasts `interval_s`; a clock moved back before its start opens a new one
+   * (`accounts/rate-limit.ts`).
+   */
+  countWindow(scope: string, limit: RateLimit, nowMs: number): MaybePromise<WindowVerdict>;
+  /**
+   * Charges `costUsd` to key `digest` at `nowMs`, in one step: refused (`false`, nothing counted) when the key has a
+   * limit (`limitUsd`, USD) and what it already spent leaves less than the cost; else added to its `usage` ledger.
+   */
+  charge(digest: string, limitUsd: number | null, costUsd: number, nowMs: number): MaybePromise<boolean>;
+  /** Adds `amount` to ledger `name` of key `digest` at `nowMs`. */
+  addToLedger(name: LedgerName, digest: string, amount: number, nowMs: number): MaybePromise<void>;
+  /** Ledger `name` of key `digest` (empty for a key that never added to it since the last reset). */
+  ledger(name: LedgerName, digest: string): MaybePromise<LedgerState>;
+  /** Counts one use of scenario counter `slot` (a fixed-size digest) and gives the count before it. */
+  countRule(slot: string): MaybePromise<number>;
+
+  /** The shared journal. */
+  readonly journal: JournalStore;
+  /** Sends `event` to the other replicas (the memory store: nothing). Never throws. */
+  publish(event: Pick<GatewayEvent, 'type' | 'data'>): void;
+  /** Calls `listener` with each event another replica published. @returns the function that stops it. */
+  onRemoteEvent(listener: (event: RemoteEvent) => void): () => void;
+}
