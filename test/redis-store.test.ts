@@ -441,6 +441,28 @@ describeWithRedis('Redis store', (redis) => {
     store.publish({ type: 'reset', data: {} }); // fire and forget: no throw, no unhandled rejection
   });
 
+  it('answers a 503 when the store stalls (a command past commandTimeout), and answers again once it resumes', async () => {
+    const s = openRedis();
+    await s.ready();
+    const { Redis } = await import('ioredis');
+    const raw = new Redis(redis.url, { lazyConnect: true });
+    try {
+      await raw.connect();
+      await raw.call('CLIENT', 'PAUSE', '5000', 'ALL'); // from its answer on, the server answers no client for 5 s
+      const started = performance.now();
+      const error = await Promise.resolve(s.nextSerial()).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as Error).message).toMatch(/timed out/i);
+      expect(performance.now() - started).toBeLessThan(4500); // the command timeout (2 s), not the end of the pause
+      for (;;) {
+        const answer = await Promise.resolve(s.nextSerial()).then((n) => n, () => undefined);
+        if (answer !== undefined) break;
+      }
+    } finally {
+      raw.disconnect();
+    }
+  }, 30_000);
+
   it('fails fast with the 503 while the store is killed, reports it once, and answers again after a restart', async () => {
     const statuses: string[] = [];
     const prefix = `t${++prefixes}:`;
