@@ -88,12 +88,12 @@ async function readAll(res: Response): Promise<{ bytes: Uint8Array; failed: bool
 
 /** The journal entry `seq` once its body ended (the server learns of it when the socket closes). */
 async function ended(mock: RunningMode, seq: number): Promise<JournalEntry> {
-  for (let i = 0; i < 200; i++) {
-    const entry = mock.gateway.journal.get(seq);
+  for (let i = 0; i < 500; i++) {
+    const entry = await mock.gateway.sharedJournal.get(seq);
     if (entry?.body_end != null) return entry;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`journal entry ${seq} never ended: ${JSON.stringify(mock.gateway.journal.get(seq))}`);
+  throw new Error(`journal entry ${seq} never ended: ${JSON.stringify(await mock.gateway.sharedJournal.get(seq))}`);
 }
 
 for (const mode of modes as Mode[]) {
@@ -109,7 +109,7 @@ for (const mode of modes as Mode[]) {
 
     it('pages through the journal: seq > after, oldest first, at most limit; last_seq is the highest seq assigned', async () => {
       mock.gateway.reset();
-      const first = mock.gateway.journal.lastSeq;
+      const first = (await mock.gateway.sharedJournal.lastSeq());
       for (let i = 1; i <= 5; i++) await (await fetch(`${mock.baseUrl}/generation?id=gen-page-${i}`, { headers: auth() })).arrayBuffer();
       const seqs = (page: { requests: JournalEntry[] }) => page.requests.map((e) => e.seq - first);
       const all = await reads.page();
@@ -127,7 +127,7 @@ for (const mode of modes as Mode[]) {
 
     it('reads one entry by seq; none for a seq never made or dropped by the bound', async () => {
       await (await fetch(`${mock.baseUrl}/model/openai/gpt-4o-mini`, { headers: auth() })).arrayBuffer();
-      const seq = mock.gateway.journal.lastSeq;
+      const seq = (await mock.gateway.sharedJournal.lastSeq());
       const entry = await reads.entry(seq);
       expect(entry).toMatchObject({ seq, operation: 'model', status: 200, body_end: 'complete', error: null, audio: null });
       expect(entry!.response_bytes).toBeGreaterThan(100);
@@ -142,7 +142,7 @@ for (const mode of modes as Mode[]) {
       const res = await speech(mock.baseUrl, { input: 'The whole answer.', response_format: 'mp3', speed: 1.5 });
       const { bytes, failed } = await readAll(res);
       expect(failed).toBe(false);
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry).toMatchObject({
         status: 200,
         response_bytes: bytes.byteLength,
@@ -158,7 +158,7 @@ for (const mode of modes as Mode[]) {
     it('records speed 1 for a model that ignores speed, and pcm by default', async () => {
       const res = await speech(mock.baseUrl, { model: IGNORES_SPEED, voice: 'en_paul_neutral', input: 'No hurry.', speed: 2 });
       await res.arrayBuffer();
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry.audio).toMatchObject({ format: 'pcm', content_type: 'audio/pcm;rate=24000;channels=1', voice: 'en_paul_neutral', speed: 1 });
     });
 
@@ -168,7 +168,7 @@ for (const mode of modes as Mode[]) {
       const { bytes, failed } = await readAll(res);
       // msw 3 ends a mocked body cleanly when its stream errors (`docs/scenarios.md`, "Truncated audio in-process under msw 3").
       expect(failed).toBe(!(mode.name === 'msw' && MSW_MAJOR >= 3));
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry).toMatchObject({ status: 200, scenario: 'truncated-audio', body_end: 'cut', response_bytes: bytes.byteLength, error: null });
       expect(entry.audio).toMatchObject({ format: 'mp3' });
       // truncate: 0.5 of the whole body.
@@ -178,14 +178,14 @@ for (const mode of modes as Mode[]) {
 
     it('connection-reset: status 0, body_end reset, no bytes', async () => {
       await expect(speech(mock.baseUrl, { input: 'Never answered.' }, { 'X-Mock-Scenario': 'connection-reset' })).rejects.toThrow();
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry).toMatchObject({ status: 0, body_end: 'reset', response_bytes: 0, error: null, audio: null });
     });
 
     it('records the error envelope of an error answer; not a raw HTML body', async () => {
       const res = await fetch(`${mock.baseUrl}/model/openai/gpt-4o-mini`, { headers: { ...auth(), 'X-Mock-Status': '429' } });
       const text = await res.text();
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry.error).toEqual(JSON.parse(text));
       expect(entry.error).toMatchObject({ error: { code: 429, message: 'Rate limit exceeded', metadata: { error_type: 'rate_limit_exceeded' } } });
       expect(entry).toMatchObject({ status: 429, body_end: 'complete', response_bytes: Buffer.byteLength(text) });
@@ -193,14 +193,14 @@ for (const mode of modes as Mode[]) {
       const html = await fetch(`${mock.baseUrl}/model/openai/gpt-4o-mini`, { headers: { ...auth(), 'X-Mock-Scenario': 'edge-timeout-html' } });
       expect(html.status).toBe(524);
       const page = await html.text();
-      const htmlEntry = await ended(mock, mock.gateway.journal.lastSeq);
+      const htmlEntry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(htmlEntry).toMatchObject({ status: 524, error: null, body_end: 'complete', response_bytes: Buffer.byteLength(page) });
     });
 
     it.each(['mp3', 'pcm'] as const)('renders the audio of a speech 200 again, byte for byte (%s)', async (format) => {
       const res = await speech(mock.baseUrl, { input: `Say it again in ${format}.`, response_format: format, voice: 'nova' });
       const original = new Uint8Array(await res.arrayBuffer());
-      const seq = (await ended(mock, mock.gateway.journal.lastSeq)).seq;
+      const seq = (await ended(mock, (await mock.gateway.sharedJournal.lastSeq()))).seq;
       const again = await reads.audio(seq);
       expect(again?.contentType).toBe(res.headers.get('content-type'));
       expect(Buffer.compare(Buffer.from(again!.bytes), Buffer.from(original))).toBe(0);
@@ -208,19 +208,19 @@ for (const mode of modes as Mode[]) {
 
     it('no audio for an entry that is not a speech 200, or whose body was not kept (over 64 KiB)', async () => {
       await (await fetch(`${mock.baseUrl}/model/openai/gpt-4o-mini`, { headers: auth() })).arrayBuffer();
-      expect(await reads.audio(mock.gateway.journal.lastSeq)).toBeUndefined();
+      expect(await reads.audio((await mock.gateway.sharedJournal.lastSeq()))).toBeUndefined();
       await (await speech(mock.baseUrl, { input: 'x', voice: 'nobody' })).arrayBuffer();
       expect(mock.gateway.journal.last()?.status).toBe(400);
-      expect(await reads.audio(mock.gateway.journal.lastSeq)).toBeUndefined();
+      expect(await reads.audio((await mock.gateway.sharedJournal.lastSeq()))).toBeUndefined();
       // Unknown fields are ignored by the gateway, so a 200 can have a body too large to keep.
       const big = await speech(mock.baseUrl, { input: 'Big body.', padding: 'x'.repeat(70_000) });
       expect(big.status).toBe(200);
       await big.arrayBuffer();
-      const entry = await ended(mock, mock.gateway.journal.lastSeq);
+      const entry = await ended(mock, (await mock.gateway.sharedJournal.lastSeq()));
       expect(entry.body).toMatch(/^<\d+ bytes, not kept>$/);
       expect(entry.audio).not.toBeNull();
       expect(await reads.audio(entry.seq)).toBeUndefined();
-      expect(await reads.audio(mock.gateway.journal.lastSeq + 10)).toBeUndefined();
+      expect(await reads.audio((await mock.gateway.sharedJournal.lastSeq()) + 10)).toBeUndefined();
     });
   });
 }

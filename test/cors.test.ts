@@ -54,7 +54,7 @@ for (const mode of modes) {
     afterAll(() => mock?.stop());
 
     it('answers a preflight for the speech call with 204 and the requested headers allowed, not journaled, no key needed', async () => {
-      const before = mock.gateway.journal.size;
+      const before = (await mock.gateway.sharedJournal.list()).length;
       const res = await preflight(`${mock.baseUrl}/audio/speech`, PAGE, 'POST', 'authorization,content-type,x-mock-scenario');
       expect(res.status).toBe(204);
       expect(await res.text()).toBe('');
@@ -66,7 +66,7 @@ for (const mode of modes) {
       expect(res.headers.get('access-control-max-age')).toBe('86400');
       expect(res.headers.get('vary')).toBeNull();
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(mock.gateway.journal.size).toBe(before);
+      expect((await mock.gateway.sharedJournal.list()).length).toBe(before);
     });
 
     it('allows the bearer key, the JSON body and the X-Mock-* headers when the preflight names no header', async () => {
@@ -161,7 +161,7 @@ for (const mode of modes) {
     });
 
     it('rejects another origin: its preflight gets a 403 envelope, its responses no CORS header', async () => {
-      const before = mock.gateway.journal.size;
+      const before = (await mock.gateway.sharedJournal.list()).length;
       const pre = await preflight(`${mock.baseUrl}/audio/speech`, OTHER, 'POST', 'authorization,content-type');
       expect(pre.status).toBe(403);
       expect(corsHeadersOf(pre)).toEqual({});
@@ -171,7 +171,7 @@ for (const mode of modes) {
       const res = await fetch(`${mock.baseUrl}/model/openai/gpt-4o`, { headers: { ...auth(), Origin: OTHER } });
       expect(res.status).toBe(200);
       expect(corsHeadersOf(res)).toEqual({});
-      expect(mock.gateway.journal.size).toBe(before + 1);
+      expect((await mock.gateway.sharedJournal.list()).length).toBe(before + 1);
     });
   });
 }

@@ -124,7 +124,7 @@ describe.each(modes)('credits ($name)', (mode) => {
     expect(sum(data.map((r) => r.total_cost))).toBeCloseTo(credit - balance, 12);
     expect(balance).toBeCloseTo(0, 12);
     // Only the three paid calls left records.
-    expect(mock.gateway.journal.list({ operation: 'speech', status: 200 }).filter((e) => ids.includes(e.generation_id!))).toHaveLength(3);
+    expect((await mock.gateway.sharedJournal.list({ operation: 'speech', status: 200 })).filter((e) => ids.includes(e.generation_id!))).toHaveLength(3);
   });
 
   it('a 402 deducts nothing: what is left still pays a call that fits', async () => {

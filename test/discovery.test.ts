@@ -207,7 +207,7 @@ describe.each(modes)('scenarios on the discovery and account reads ($name)', (mo
       mock.gateway.useScenario(null);
     }
     for (const path of ['/models', '/models/count', '/models/openai/gpt-4o/endpoints', '/key', '/credits']) await get(path, {});
-    const entries = mock.gateway.journal.list().slice(-5);
+    const entries = (await mock.gateway.sharedJournal.list()).slice(-5);
     expect(entries.map((e) => e.operation)).toEqual(['models', 'models-count', 'endpoints', 'key', 'credits']);
   });
 });

@@ -45,7 +45,7 @@ describe.each(modes)('$name', (mode) => {
     const atBound = await fetch(`${baseUrl}/audio/speech`, { method: 'POST', headers: auth(), body: `{"model":${nested(MAX_JSON_DEPTH - 1)}}` });
     expect(atBound.status).toBe(400);
     expect(((await atBound.json()) as { error: { message: string } }).error.message).toMatch(/model/);
-    const entries = gateway.journal.list();
+    const entries = await gateway.sharedJournal.list();
     expect(entries.map((e) => e.status)).toEqual([400, 401, 400]);
     expect(entries[0]!.body).toBeNull();
     expect(() => JSON.stringify(entries)).not.toThrow();

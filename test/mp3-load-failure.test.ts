@@ -8,7 +8,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MP3_RETRY_INTERVAL_MS } from '../src/core/audio/mp3.js';
-import { modes, type RunningMode } from './support/modes.js';
+import { singleProcessModes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, speech } from './support/stateful.js';
 
 const REFUSAL = "WebAssembly.instantiate(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not allowed";
@@ -22,7 +22,7 @@ vi.spyOn(WebAssembly, 'instantiate').mockImplementation(((...args: Parameters<ty
 
 const BODY = { model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' };
 
-describe.each(modes)('speech when the MP3 encoder cannot load ($name)', (mode) => {
+describe.each(singleProcessModes)('speech when the MP3 encoder cannot load ($name)', (mode) => {
   let mock: RunningMode;
   beforeAll(async () => {
     encoder.refuse = true;
@@ -53,7 +53,7 @@ describe.each(modes)('speech when the MP3 encoder cannot load ($name)', (mode) =
 });
 
 // Last in the file: once loaded, the encoder stays loaded for the process (the other describe needs it failed).
-describe.each(modes)('speech once the MP3 encoder loads after all ($name)', (mode) => {
+describe.each(singleProcessModes)('speech once the MP3 encoder loads after all ($name)', (mode) => {
   let mock: RunningMode;
   beforeAll(async () => {
     mock = await mode.start({ seed: 1 });

@@ -214,7 +214,7 @@ function expectEnvelope(outcome: Outcome | undefined, c: ErrorCase, applied: str
 }
 
 /** What each case must show in every mode. */
-function expectScenario(name: string, outcomes: Outcome[], timings: Timing[], mock: RunningMode, fullAudioBytes: number, mode: Mode): void {
+async function expectScenario(name: string, outcomes: Outcome[], timings: Timing[], mock: RunningMode, fullAudioBytes: number, mode: Mode): Promise<void> {
   const errorCase = ERROR_SCENARIOS[name];
   if (errorCase) {
     outcomes.forEach((o, i) => {
@@ -240,7 +240,7 @@ function expectScenario(name: string, outcomes: Outcome[], timings: Timing[], mo
     case 'connection-reset':
       for (const o of outcomes) expect(o.status).toBe('network-error');
       // The journal still records each dropped request, with status 0.
-      expect(mock.gateway.journal.list({ session: 'parity-connection-reset' }).map((e) => [e.operation, e.status, e.rule])).toEqual(
+      expect((await mock.gateway.sharedJournal.list({ session: 'parity-connection-reset' })).map((e) => [e.operation, e.status, e.rule])).toEqual(
         ALL_OPS.map((op) => [op, 0, 'connection-reset']),
       );
       return;
@@ -327,7 +327,7 @@ for (const mode of modes) {
       seen.set(name, outcomes);
       if (name === 'baseline') fullAudioBytes = (outcomes[0]!.body as { bytes: number }).bytes;
       expect(fullAudioBytes).toBeGreaterThan(1000);
-      expectScenario(name, outcomes, timings, mock, fullAudioBytes, mode);
+      await expectScenario(name, outcomes, timings, mock, fullAudioBytes, mode);
     });
   });
 }

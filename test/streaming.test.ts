@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudioRenderer } from '../src/core/audio/index.js';
 import { loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { contextOf } from './support/gateway-context.js';
-import { auth, modes, type RunningMode } from './support/modes.js';
+import { auth, singleProcessModes, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4,000 characters: four and a half minutes of speech. */
@@ -17,7 +17,7 @@ const LONG = 'The quick brown fox jumps over the lazy dog, again and again. '.re
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-describe.each(modes)('streamed speech ($name)', (mode) => {
+describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
   let mock: RunningMode;
   beforeAll(async () => {
     mock = await mode.start({ seed: 11 });

@@ -19,6 +19,9 @@ import type { Gateway } from '../../src/core/gateway.js';
 import { startServer } from '../../src/server/index.js';
 import { createMiddleware } from '../../src/express/index.js';
 import { errorOnUnhandled } from '../../src/msw/compat.js';
+import { redisServerBinary } from './redis.js';
+import { IN_CI } from './required-tool.js';
+import { startReplicas } from './replicas.js';
 
 /** A started mock in one mode. */
 export interface RunningMode {
@@ -32,7 +35,7 @@ export interface RunningMode {
 
 /** One mode. */
 export interface Mode {
-  name: 'msw' | 'server' | 'express' | 'msw-middleware';
+  name: 'msw' | 'server' | 'express' | 'replicas' | 'msw-middleware';
   /** Why this mode cannot run with the installed packages (tests skip it), or `undefined`. */
   unsupported?: string | undefined;
   start(options?: MockRouterOptions): Promise<RunningMode>;
@@ -130,6 +133,23 @@ export const mswMiddlewareMode: Mode = {
 };
 
 /**
+ * Two standalone servers sharing one Valkey/Redis store (a throwaway `redis-server`), behind a round-robin
+ * forwarder: every contract case that holds for one server holds across replicas (`test/support/replicas.ts`).
+ * `gateway` is the first replica's. Without `redis-server` it is left out locally (`npm test` prints why once) and
+ * kept under `CI`, where its start fails and says what to install.
+ */
+export const replicasMode: Mode = {
+  name: 'replicas',
+  async start(options) {
+    const replicas = await startReplicas(options);
+    return { baseUrl: `${replicas.url}/api/v1`, adminUrl: replicas.url, gateway: replicas.servers[0].gateway, stop: () => replicas.stop() };
+  },
+};
+
+/** The replicas mode when it can run here (`redis-server` found, or under `CI`, where it must). */
+const storeModes: Mode[] = redisServerBinary.path !== undefined || IN_CI ? [replicasMode] : [];
+
+/**
  * The modes named in the environment variable `MOCKROUTER_MODES` (comma-separated `msw`, `server`, `express`), or
  * every one of `all` when it is unset or empty; `npm run test:fast` sets `MOCKROUTER_MODES=msw` to run the contract
  * cases in one mode. Throws an `Error` naming the variable when it names no known mode or an unknown one.
@@ -137,7 +157,7 @@ export const mswMiddlewareMode: Mode = {
 export function selectedModes(all: Mode[], env: string | undefined = process.env.MOCKROUTER_MODES): Mode[] {
   if (env === undefined || env.trim() === '') return all;
   const names = env.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  const known = [mswMode, serverMode, expressMode].map((mode) => mode.name);
+  const known = [mswMode, serverMode, expressMode, replicasMode].map((mode) => mode.name);
   const unknown = names.filter((name) => !(known as string[]).includes(name));
   if (unknown.length > 0 || names.length === 0) {
     throw new Error(`MOCKROUTER_MODES: expected a comma-separated list of ${known.join(', ')}, got ${JSON.stringify(env)}`);
@@ -146,11 +166,18 @@ export function selectedModes(all: Mode[], env: string | undefined = process.env
 }
 
 /**
- * The three modes: msw, standalone, express with `createMiddleware` (or those of them `MOCKROUTER_MODES` names), for
+ * The modes: msw, standalone, express with `createMiddleware`, and two replicas on one store where `redis-server`
+ * runs (or those of them `MOCKROUTER_MODES` names), for
  * `describe.each(modes)`, or `for (const mode of modes) describe.skipIf(mode.unsupported !== undefined)(...)` in a
  * file that also runs a mode that may be skipped ({@link mswMiddlewareMode}): every contract case runs through each.
  */
-export const modes: Mode[] = selectedModes([mswMode, serverMode, expressMode]);
+export const modes: Mode[] = selectedModes([mswMode, serverMode, expressMode, ...storeModes]);
+
+/**
+ * The modes in which the mock is one process: for tests that look inside it (its audio renderer's counters, a fault
+ * put into its MP3 encoder), which two replicas would answer half the time without it.
+ */
+export const singleProcessModes: Mode[] = modes.filter((mode) => mode !== replicasMode);
 
 /** `<title> (<mode>)`, with the reason when the mode is skipped. */
 export function modeTitle(title: string, mode: Mode): string {
