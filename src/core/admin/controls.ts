@@ -26,11 +26,28 @@ export interface MockControls {
    *
    * @throws {GatewayError} (400) for an unknown name, listing the loaded ones; {@link ScenarioError} for an
    *   invalid definition, naming the path inside it.
+   * @returns a promise that resolves once the change is in the shared store (option `store`), so the next request
+   *   to any replica sees it; at once in memory. It never rejects: a store that cannot be reached is reported to
+   *   `onError`.
    * @example mock.useScenario('rate-limited-then-ok');
    */
-  useScenario(nameOrDefinition: string | ScenarioDefinition | null): void;
-  /** Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`). */
-  reset(): void;
+  useScenario(nameOrDefinition: string | ScenarioDefinition | null): Promise<void>;
+  /**
+   * Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`).
+   *
+   * @returns a promise as {@link useScenario}'s: `afterEach(() => mock.reset())` waits for it.
+   */
+  reset(): Promise<void>;
+  /**
+   * Closes the shared store's connections (option `store`; nothing to close in memory), so a process that embeds
+   * the mock can exit: `afterAll(() => mock.close())`.
+   */
+  close(): Promise<void>;
+}
+
+/** Resolves once `gateway`'s changes are in its store (never rejects: a failed write was reported to `onError`). */
+function settled(gateway: Gateway): Promise<void> {
+  return gateway.sync().catch(() => undefined);
 }
 
 /** The controls over `gateway` ({@link MockControls}). */
@@ -38,7 +55,8 @@ export function controlsOf(gateway: Gateway): MockControls {
   return {
     gateway,
     journal: gateway.journal,
-    useScenario: (nameOrDefinition) => void gateway.useScenario(nameOrDefinition),
-    reset: () => gateway.reset(),
+    useScenario: (nameOrDefinition) => (gateway.useScenario(nameOrDefinition), settled(gateway)),
+    reset: () => (gateway.reset(), settled(gateway)),
+    close: () => gateway.close(),
   };
 }
