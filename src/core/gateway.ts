@@ -19,7 +19,7 @@ import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/st
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './journal/journal.js';
 import { journaled, type JournalSink } from './journal/record-request.js';
 import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
-import { createPipeline, type Pipeline } from './pipeline.js';
+import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform, PlatformFiles } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
@@ -304,9 +304,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     }
   }
 
-  const pipeline = createPipeline(context, scenarios);
   // With a shared store, every request first takes the shared clock and default scenario (one read).
-  const synced: Pipeline = store.shared ? (request) => andThen(store.control(), (control) => (adopt(control), pipeline(request))) : pipeline;
+  const pipeline = createPipeline(context, scenarios, store.shared ? () => andThen(store.control(), adopt) : undefined);
   const sink: JournalSink = store.shared
     ? {
         record: (entry, bytes) =>
@@ -332,7 +331,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     journal,
     sharedJournal: store.shared ? clearingBoth(store.journal, journal) : store.journal,
     events,
-    handle: isolated(journaled(synced, sink, clock, events, replica), report),
+    handle: isolated(journaled(pipeline, sink, clock, events, replica), report),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);
@@ -413,7 +412,10 @@ function storeOf(platform: Platform, options: GatewayOptions, needs: StoreNeeds)
     replica: needs.replica,
     journalSize: needs.journalSize,
     maxGenerations: needs.maxGenerations,
-    onStatus: (message) => needs.report(new Error(message), 'the shared store'),
+    onStatus: (message, state) => {
+      if (options.onStoreStatus) options.onStoreStatus(message, state);
+      else if (state === 'lost') needs.report(new Error(message), 'the shared store');
+    },
   });
 }
 

@@ -78,8 +78,13 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
   };
 }
 
-/** Creates the pipeline over a gateway's shared state and scenarios. */
-export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): Pipeline {
+/**
+ * Creates the pipeline over a gateway's shared state and scenarios.
+ *
+ * @param before runs after the route and the key were checked, before anything reads state (a shared store's
+ *   controls: `gateway.ts`); its failure (a 503 of a store away) is the request's answer, like any stage's.
+ */
+export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine, before?: () => MaybePromise<void>): Pipeline {
   function operate(request: CoreRequest, match: RouteMatch, account: Account): MaybePromise<OperationAnswer> {
     return andThen(ctx.accounts.consumeKeyLimit(account, ctx.clock.now()), () => OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account }));
   }
@@ -118,7 +123,7 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine): 
       match = route(request);
       const account = ctx.accounts.authenticate(request.headers);
       session = sessionOf(sessionHeader, account.digest);
-      const answered = answer(request, match, session, account);
+      const answered = before ? andThen(before(), () => answer(request, match!, session, account)) : answer(request, match, session, account);
       return answered instanceof Promise ? answered.catch(failed) : answered;
     } catch (error) {
       return failed(error);

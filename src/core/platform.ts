@@ -59,6 +59,9 @@ export interface StoreOpenOptions {
   readonly journalSize: number;
   /** Bound of speech calls' records kept (option `maxGenerations`). */
   readonly maxGenerations: number;
-  /** Where the store reports losing and regaining its connection (the gateway's `onError` reporter for losses). */
-  readonly onStatus?: ((message: string) => void) | undefined;
+  /** Where the store reports losing (`lost`) and regaining (`back`) its connection, once each (option `onStoreStatus`). */
+  readonly onStatus?: ((message: string, state: StoreStatus) => void) | undefined;
 }
+
+/** A shared store's connection change: it can no longer be reached (`lost`), or it answers again (`back`). */
+export type StoreStatus = 'lost' | 'back';

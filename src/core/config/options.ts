@@ -90,6 +90,12 @@ export interface GatewayOptions<FilePath extends string = string> {
   /** Prefix of every key the gateway writes in {@link store}, so several simulators share one server. Default `mockrouter:`. */
   storePrefix?: string;
   /**
+   * Receives the shared store's connection changes (option {@link store}), once each: `lost` when it can no longer
+   * be reached (requests that need state answer 503 meanwhile), `back` when it answers again. Default: `lost` goes to
+   * {@link onError}, `back` nowhere; the standalone server logs both.
+   */
+  onStoreStatus?: (message: string, state: 'lost' | 'back') => void;
+  /**
    * This process's name in journal entries (`replica`) and in the events it shares: a stable id such as a pod
    * name. Default `<hostname>:<pid>` in Node.js, `browser` in browsers.
    */

@@ -104,7 +104,7 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
   const reportLost = (reason: string): void => {
     if (!connectedOnce || lost || closed) return;
     lost = true;
-    onStatus?.(`store ${description} lost: ${reason}`);
+    onStatus?.(`store ${description} lost: ${reason}; requests that need state answer 503 until it is back`, 'lost');
   };
   client.on('error', (error: Error) => {
     lastError = error;
@@ -113,7 +113,7 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
   client.on('close', () => reportLost(lastError?.message ?? 'connection closed'));
   client.on('ready', () => {
     lastError = undefined;
-    if (lost) onStatus?.(`store ${description} is back`);
+    if (lost) onStatus?.(`store ${description} is back`, 'back');
     lost = false;
     connectedOnce = true;
   });
@@ -142,7 +142,7 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
         pending = Promise.reject(error);
       }
       return pending.catch((error: unknown) => {
-        throw storeUnavailable(description, error);
+        throw storeUnavailable(description, plainReason(error));
       });
     };
     return firstDone ? go() : firstAttempt.then(go);
@@ -286,6 +286,15 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
       return () => void listeners.delete(own);
     },
   };
+}
+
+/**
+ * What went wrong, in a user's words: the client's messages for a connection that is down (`Stream isn't writeable
+ * and enableOfflineQueue options is false`, `Connection is closed.`) read `not connected`; others as they are.
+ */
+function plainReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return /Stream isn't writeable|Connection is closed/i.test(message) ? 'not connected' : message;
 }
 
 /** Ends a connection: `QUIT` when connected (replies in flight arrive first), else at once. */
