@@ -243,6 +243,8 @@ export function Detail({ entry, onClose }: { entry: JournalEntry; onClose: () =>
           <dd>{entry.scenario ? `${entry.scenario}${entry.rule && entry.rule !== entry.scenario ? ` / ${entry.rule}` : ''}` : <span class="muted">none</span>}</dd>
           <dt>Session</dt>
           <dd>{entry.session}</dd>
+          <dt>Replica</dt>
+          <dd data-testid="replica">{entry.replica}</dd>
           <dt>Duration</dt>
           <dd>{entry.duration_ms === null ? 'still streaming' : millis(entry.duration_ms)}</dd>
           {size !== null && (

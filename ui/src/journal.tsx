@@ -14,7 +14,16 @@ export function focusRow(seq: number | undefined): void {
   document.querySelector<HTMLElement>(`tr[data-seq="${seq}"]`)?.focus();
 }
 
-function Row({ entry, open, onOpen }: { entry: JournalEntry; open: boolean; onOpen: (seq: number) => void }) {
+/**
+ * Whether the entries seen name more than one replica (`JournalEntry.replica`): replicas sharing one store
+ * (`docs/scale-out.md`). Only then does the table show a Replica column, so a single process looks as before.
+ */
+export function severalReplicas(entries: readonly JournalEntry[]): boolean {
+  const first = entries[0]?.replica;
+  return entries.some((entry) => entry.replica !== first);
+}
+
+function Row({ entry, open, replicas, onOpen }: { entry: JournalEntry; open: boolean; replicas: boolean; onOpen: (seq: number) => void }) {
   const status = statusView(entry);
   const size = responseBytes(entry);
   const keyDown = (event: KeyboardEvent) => {
@@ -49,6 +58,11 @@ function Row({ entry, open, onOpen }: { entry: JournalEntry; open: boolean; onOp
       <td class="c-session" title={entry.session}>
         {entry.session}
       </td>
+      {replicas && (
+        <td class="c-replica" title={entry.replica}>
+          {entry.replica}
+        </td>
+      )}
       <td class="c-duration num">{millis(entry.duration_ms)}</td>
       <td class="c-bytes num">{bytes(size)}</td>
     </tr>
@@ -61,6 +75,7 @@ export function Journal({ feed, openSeq, onOpen }: { feed: Feed; openSeq: number
   const [limit, setLimit] = useState(ROWS);
   const all = feed.entries;
   const shown = useMemo(() => applyFilters(all, filters), [all, filters]);
+  const replicas = useMemo(() => severalReplicas(all), [all]);
   const [busy, setBusy] = useState(false);
   const clear = async () => {
     setBusy(true);
@@ -125,6 +140,11 @@ export function Journal({ feed, openSeq, onOpen }: { feed: Feed; openSeq: number
                 <th scope="col" class="c-session">
                   Session
                 </th>
+                {replicas && (
+                  <th scope="col" class="c-replica">
+                    Replica
+                  </th>
+                )}
                 <th scope="col" class="c-duration num">
                   Duration
                 </th>
@@ -135,7 +155,7 @@ export function Journal({ feed, openSeq, onOpen }: { feed: Feed; openSeq: number
             </thead>
             <tbody>
               {shown.slice(0, limit).map((entry) => (
-                <Row key={entry.seq} entry={entry} open={entry.seq === openSeq} onOpen={onOpen} />
+                <Row key={entry.seq} entry={entry} open={entry.seq === openSeq} replicas={replicas} onOpen={onOpen} />
               ))}
             </tbody>
           </table>
