@@ -16,7 +16,7 @@ import { API_PREFIX } from '../core/http/routes.js';
 import { createHttpServer } from './http-server.js';
 import { listenAddresses, listenOnAll } from './listen-addresses.js';
 import { checkListenOptions } from './listen-options.js';
-import type { ServerLogger, ServerOptions } from './server-options.js';
+import { checkStoreOptions, type ServerLogger, type ServerOptions } from './server-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 export type { ServerLogger, ServerOptions } from './server-options.js';
 export type { AllowedHostsOption, CorsOption, Options } from '../core/config/options.js';
@@ -48,7 +48,7 @@ export interface RunningServer {
   readonly port: number;
   /** The core simulator behind the server. */
   readonly gateway: Gateway;
-  /** Stops listening and closes open connections. */
+  /** Stops listening, closes open connections, then closes the gateway (its store's connections, `Gateway.close`). */
   close(): Promise<void>;
 }
 
@@ -72,22 +72,37 @@ function loggerReporter(logger: ServerLogger | undefined): ErrorReporter {
 }
 
 /**
- * Starts the standalone server.
+ * Starts the standalone server. With option `store`, it first waits for the store to answer
+ * (`Gateway.connect`), so a server that listens has its state: replicas behind one load balancer never answer
+ * before their store does.
  *
  * @returns a promise of the running server, once it listens.
  * @throws (the promise rejects) {FixtureError}, {ScenarioError} or {KeysError} for a bad fixtures, scenario or keys
  *   file; `OptionsError` for a bad option: `port` not a whole number 0–65,535, `host` not a string, `timeouts`
  *   with an unknown key, a value not whole ms from 0 to 2,147,483,647 or `headers` above `request`, `cors` not `*`
- *   or `scheme://host[:port]` origins, `allowedHosts` an entry that is no host, and those of `createMockRouter`;
- *   the listen error (for example `EADDRINUSE`, with `code`) when the port cannot be bound.
+ *   or `scheme://host[:port]` origins, `allowedHosts` an entry that is no host, `store`, `storePrefix` or
+ *   `replicaId` as `checkStoreOptions` of `server-options.ts` says, and those of `createMockRouter`; the
+ *   `StoreConnectError` of `Gateway.connect` (naming the URL without its password) when the store does not answer
+ *   within 10 s; the listen error (for example `EADDRINUSE`, with `code`) when the port cannot be bound. After a
+ *   rejection nothing listens and the gateway is closed.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const listen = checkListenOptions(options);
+  checkStoreOptions(options);
   const report = safeReporter(options.onError ?? loggerReporter(options.logger));
   const gateway = createGateway({ ...options, onError: report });
   const host = options.host ?? DEFAULT_HOST;
-  const server = createHttpServer({ ...options, gateway, report, timeouts: listen.timeouts, localHosts: localHostsOf(host) });
-  const listening = await listenOnAll(server, listen.port ?? DEFAULT_PORT, await listenAddresses(host));
+  let listening: Awaited<ReturnType<typeof listenOnAll>>;
+  let server: ReturnType<typeof createHttpServer>;
+  try {
+    if (options.store !== undefined) await gateway.connect();
+    server = createHttpServer({ ...options, gateway, report, timeouts: listen.timeouts, localHosts: localHostsOf(host) });
+    listening = await listenOnAll(server, listen.port ?? DEFAULT_PORT, await listenAddresses(host));
+  } catch (error) {
+    // The store's connections would keep the process alive, and retry, after a failed start.
+    await gateway.close().catch(() => undefined);
+    throw error;
+  }
   const { port } = listening;
   // Load the MP3 encoder in the background once the caller has the server (after its ready line), so the first
   // MP3 request does not wait for it; a failure here is reported by the request that needs the encoder.
@@ -101,13 +116,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     gateway,
     close() {
-      closed ??= new Promise((resolve) => {
+      closed ??= new Promise<void>((resolve) => {
         // Ends every connection: idle keep-alive ones and those still streaming (their bodies stop, and each
         // answer's journal entry tells how far it got); then waits for the listener to close.
         listening.close();
         server.closeAllConnections();
         server.close(() => resolve());
-      });
+      }).then(() => gateway.close());
       return closed;
     },
   };
