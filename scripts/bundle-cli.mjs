@@ -4,7 +4,9 @@
 // `npm run build` after tsc. pino and commander live only in this bundle, so they are devDependencies: an install
 // of the package does not fetch them.
 //
-// Left outside the bundle: what the CLI loads only on demand (yaml for YAML files) and msw (never used by the CLI).
+// Left outside the bundle: what the CLI loads only on demand (yaml for YAML files; ioredis, the client of --store,
+// which src/node/redis-store/ loads with createRequire, a runtime dependency resolved from the package's
+// node_modules) and msw (never used by the CLI). node:cluster (--workers) is built into Node.
 // The MP3 encoder's WebAssembly is no module: the Node.js platform reads the installed wasm-media-encoders/wasm/mp3
 // by path (mp3WasmFile of src/node/package-files.ts), so no JavaScript of that package is bundled or imported.
 // dist/bin/ is two folders below the package root, like src/node/package-files.ts, so the bundle finds the
@@ -19,7 +21,7 @@ await build({
   format: 'esm',
   target: 'node22',
   packages: 'bundle',
-  external: ['msw', 'msw/*', 'yaml'],
+  external: ['msw', 'msw/*', 'yaml', 'ioredis'],
   // CommonJS dependencies (pino) call require(); give the ES module bundle one.
   banner: { js: "import { createRequire as __mockrouterRequire } from 'node:module'; const require = __mockrouterRequire(import.meta.url);" },
   legalComments: 'none',

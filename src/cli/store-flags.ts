@@ -1,0 +1,58 @@
+/**
+ * The command's flags of the shared store (issue 21, `docs/scale-out.md`): `--store`, `--store-prefix`,
+ * `--replica-id` (checked as options `store`, `storePrefix`, `replicaId` are, by `checkStoreOptions` of
+ * `src/server/server-options.ts`) and `--workers`, and how the store is named on the ready line.
+ *
+ * @module
+ */
+import { InvalidArgumentError } from 'commander';
+import type { OptionsError } from '../core/config/options.js';
+import { checkStoreOptions } from '../server/server-options.js';
+
+/** The most worker processes `--workers` starts. */
+export const MAX_WORKERS = 64;
+
+/** Default of `--store-prefix` (and of option `storePrefix`). */
+export const DEFAULT_STORE_PREFIX = 'mockrouter:';
+
+/** Runs `check` on one flag's value; its `OptionsError` becomes commander's invalid-argument error (the flag named by commander). */
+function checked(check: (value: string) => void) {
+  return (value: string): string => {
+    try {
+      check(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as OptionsError).problem);
+    }
+    return value;
+  };
+}
+
+/** `--store <url>`: a `redis://` or `rediss://` URL (a password in the message shown as `***`). */
+export const storeUrl = checked((store) => checkStoreOptions({ store }));
+
+/** `--store-prefix <prefix>`: a non-empty string. */
+export const storePrefix = checked((prefix) => checkStoreOptions({ storePrefix: prefix }));
+
+/** `--replica-id <id>`: a non-empty string of printable characters, at most 200. */
+export const replicaId = checked((id) => checkStoreOptions({ replicaId: id }));
+
+/** `--workers <n>`: a whole number from 1 to {@link MAX_WORKERS}. */
+export function workerCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > MAX_WORKERS) {
+    throw new InvalidArgumentError(`expected a whole number of processes from 1 to ${MAX_WORKERS}, got "${value}"`);
+  }
+  return n;
+}
+
+/**
+ * The store as the ready line names it: `scheme://host:port/db`, without user or password, the port (6379) and
+ * database (0) filled in when the URL leaves them out, as the store's client reads it.
+ *
+ * @example storeLabel('redis://app:s3cret@cache') // 'redis://cache:6379/0'
+ */
+export function storeLabel(url: string): string {
+  const parsed = new URL(url);
+  const db = /^\/(\d+)$/.exec(parsed.pathname)?.[1] ?? '0';
+  return `${parsed.protocol}//${parsed.hostname}:${parsed.port || '6379'}/${db}`;
+}
