@@ -125,7 +125,8 @@ describe('mockrouter --store and --workers: flags', () => {
     [['--workers', '0'], /^mockrouter: option '--workers <n>' argument '0' is invalid\. expected a whole number of processes from 1 to 64, got "0"/],
     [['--workers', '65'], /--workers <n>.*from 1 to 64, got "65"/],
     [['--workers', '1.5'], /--workers <n>.*got "1\.5"/],
-    [['--store', 'http://cache:6379'], /--store <url>.*expected a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/127\.0\.0\.1:6379\/0 .*got "http:\/\/cache:6379"/],
+    [['--store', 'http://cache:6379'], /--store <url>.*expected a redis:\/\/ or rediss:\/\/ URL \(redis:\/\/host:6379\/0\), got http:\/\/cache:6379/],
+    [['--store', 'redis://cache:6379/zero'], /--store <url>.*the database of redis:\/\/cache:6379\/zero must be a whole number/],
     [['--store', 'cache:6379'], /--store <url>.*expected a redis:\/\/ or rediss:\/\/ URL/],
     [['--store-prefix', ''], /--store-prefix <prefix>.*expected a non-empty string/],
     [['--replica-id', ''], /--replica-id <id>.*expected a non-empty string/],
@@ -142,14 +143,14 @@ describe('mockrouter --store and --workers: flags', () => {
     const cli = run(['--store', 'http://app:hunter2@cache:6379']);
     expect(await cli.exit).toBe(1);
     // Commander's part of the message quotes the argument too.
-    expect(cli.stderr()).toMatch(/^mockrouter: option '--store <url>' argument 'http:\/\/app:\*\*\*@cache:6379' is invalid\. .*got "http:\/\/app:\*\*\*@cache:6379\/"/);
+    expect(cli.stderr()).toMatch(/^mockrouter: option '--store <url>' argument 'http:\/\/app:\*\*\*@cache:6379' is invalid\. .*got http:\/\/cache:6379\//);
     expect(cli.stderr()).not.toContain('hunter2');
   });
 
   it('reads --store from MOCKROUTER_STORE, checked as the flag is', async () => {
     const cli = run(['--port', '0'], { MOCKROUTER_STORE: 'memcached://cache' });
     expect(await cli.exit).toBe(1);
-    expect(cli.stderr()).toMatch(/--store <url>.*got "memcached:\/\/cache"/);
+    expect(cli.stderr()).toMatch(/--store <url>.*got memcached:\/\/cache/);
   });
 
   it('documents the store flags in --help, with the environment variable of --store', async () => {

@@ -7,6 +7,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { OptionsError } from '../core/config/options.js';
+import { parseStoreUrl } from '../node/redis-store/url.js';
 import { checkStoreOptions } from '../server/server-options.js';
 
 /** The most worker processes `--workers` starts. */
@@ -27,7 +28,7 @@ function checked(check: (value: string) => void) {
   };
 }
 
-/** `--store <url>`: a `redis://` or `rediss://` URL (a password in the message shown as `***`). */
+/** `--store <url>`: a `redis://` or `rediss://` URL (the message names it without its password). */
 export const storeUrl = checked((store) => checkStoreOptions({ store }));
 
 /** `--store-prefix <prefix>`: a non-empty string. */
@@ -46,13 +47,11 @@ export function workerCount(value: string): number {
 }
 
 /**
- * The store as the ready line names it: `scheme://host:port/db`, without user or password, the port (6379) and
- * database (0) filled in when the URL leaves them out, as the store's client reads it.
+ * The store as the ready line names it: its `description` (`parseStoreUrl` of `src/node/redis-store/url.ts`),
+ * `scheme://host:port/db` without user or password, port 6379 and database 0 when the URL leaves them out.
  *
  * @example storeLabel('redis://app:s3cret@cache') // 'redis://cache:6379/0'
  */
 export function storeLabel(url: string): string {
-  const parsed = new URL(url);
-  const db = /^\/(\d+)$/.exec(parsed.pathname)?.[1] ?? '0';
-  return `${parsed.protocol}//${parsed.hostname}:${parsed.port || '6379'}/${db}`;
+  return parseStoreUrl(url).description;
 }

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { parseOptions, type Options } from '../core/config/options.js';
+import { parseStoreUrl } from '../node/redis-store/url.js';
 
 /**
  * What the server logs through: a pino logger fits (`pino()`; the `mockrouter` command's is made by
@@ -33,39 +34,8 @@ export interface ServerOptions extends Options {
 /** The longest `replicaId`, characters: it is in every journal entry and every shared event. */
 export const MAX_REPLICA_ID_LENGTH = 200;
 
-/**
- * A store URL as it may be shown (ready line, messages): the password replaced by `***`, the user kept.
- * A string that is no URL is given back unchanged but for anything between `://` and an `@`.
- *
- * @example withoutPassword('redis://app:s3cret@cache:6379/2') // 'redis://app:***@cache:6379/2'
- */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return url.replace(/:\/\/[^/@]*@/, '://***@');
-  }
-}
-
-/** Whether `url` is a `redis://` or `rediss://` URL with a host and, as its path, at most a database number. */
-function isStoreUrl(url: string): boolean {
-  if (!URL.canParse(url)) return false;
-  const parsed = new URL(url);
-  return (parsed.protocol === 'redis:' || parsed.protocol === 'rediss:') && parsed.hostname !== '' && /^(\/\d*)?$/.test(parsed.pathname);
-}
-
-/** What `store`, `storePrefix` and `replicaId` may be. */
+/** What `storePrefix` and `replicaId` may be (`store` is checked by `parseStoreUrl`). */
 const StoreOptionsSchema = z.object({
-  store: z
-    .string()
-    .refine(isStoreUrl, {
-      error: (issue) =>
-        `expected a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (host, port, optional database number), got "${withoutPassword(String(issue.input))}"`,
-    })
-    .optional(),
   storePrefix: z.string().min(1, { error: 'expected a non-empty string such as "mockrouter:"' }).optional(),
   replicaId: z
     .string()
@@ -76,16 +46,18 @@ const StoreOptionsSchema = z.object({
 });
 
 /**
- * Checks the options of the shared store (documented in `src/core/config/options.ts`): `store` a `redis://` or
- * `rediss://` URL with a host (`redis://[user:password@]host[:port][/db]`), `storePrefix` a non-empty string,
- * `replicaId` a non-empty string of printable characters (no Unicode "other" category: control, format,
- * unassigned), at most {@link MAX_REPLICA_ID_LENGTH} characters. The CLI checks its `--store`, `--store-prefix` and
- * `--replica-id` with it too.
+ * Checks the options of the shared store (documented in `src/core/config/options.ts`) before anything is built:
+ * `store` as `parseStoreUrl` of `src/node/redis-store/url.ts` does (`redis://[user:password@]host[:port][/db]` or
+ * `rediss://`), `storePrefix` a non-empty string, `replicaId` a non-empty string of printable characters (no
+ * Unicode "other" category: control, format, unassigned), at most {@link MAX_REPLICA_ID_LENGTH} characters. The
+ * CLI checks its `--store`, `--store-prefix` and `--replica-id` with it too.
  *
- * @throws {OptionsError} naming the first option at fault, e.g. `store: expected a redis:// or rediss:// URL such
- *   as redis://127.0.0.1:6379/0 (...), got "http://cache:6379"` (a password in the value is shown as `***`).
+ * @throws {OptionsError} naming the first option at fault, e.g. `store: expected a redis:// or rediss:// URL
+ *   (redis://host:6379/0), got http://cache:6379/` (without the URL's password) or `replicaId: expected at most
+ *   200 characters`.
  */
 export function checkStoreOptions(options: Pick<Options, 'store' | 'storePrefix' | 'replicaId'>): void {
   const { store, storePrefix, replicaId } = options;
-  parseOptions(StoreOptionsSchema, { store, storePrefix, replicaId });
+  if (store !== undefined) parseStoreUrl(store);
+  parseOptions(StoreOptionsSchema, { storePrefix, replicaId });
 }
