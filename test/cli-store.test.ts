@@ -195,6 +195,15 @@ describeWithRedis('mockrouter --workers on one store', (redis) => {
     return { cli, baseUrl: baseUrl!, origin: new URL(baseUrl!).origin, notes: notes!, workers };
   }
 
+  it('names the store on the ready line of a single process, and stops on SIGTERM', async () => {
+    const cli = run(['--port', '0', '--quiet', '--store', redis.url, '--store-prefix', `cli-store-${process.pid}-alone:`]);
+    const [, baseUrl, , notes] = await waitFor(cli, READY);
+    expect(notes).toBe(`store ${redis.url}/0`);
+    expect(await getOnNewConnection(`${baseUrl}/models`)).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
+  });
+
   it('prints one ready line after both workers listen, answers on the shared port, and stops every worker on SIGTERM', async () => {
     const { cli, baseUrl, origin, notes, workers } = await startWorkers();
     expect(notes).toBe(`2 workers, store ${redis.url}/0`);
