@@ -18,7 +18,7 @@ import type { GatewayStore, JournalStore, SharedControl, SharedScenario } from '
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './journal/journal.js';
 import { journaled, type JournalSink } from './journal/record-request.js';
-import { OptionsError, checkNumericOptions, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
+import { OptionsError, checkNumericOptions, checkStoreNames, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
 import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform, PlatformFiles } from './platform.js';
@@ -222,6 +222,7 @@ function isolated(handle: (request: CoreRequest) => MaybePromise<CoreResponse>, 
  */
 export function createGatewayOn(platform: Platform, options: GatewayOptions = {}): Gateway {
   checkNumericOptions(options);
+  checkStoreNames(options);
   const seed = options.seed ?? 0;
   const fixtures =
     typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);

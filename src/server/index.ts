@@ -72,6 +72,18 @@ function loggerReporter(logger: ServerLogger | undefined): ErrorReporter {
 }
 
 /**
+ * Where the shared store's connection changes go (option `onStoreStatus`): the logger's lines (`lost` as an
+ * error, `back` as info, each with `store_status`), or without a logger one `console.error`/`console.info` line.
+ */
+function loggerStoreStatus(logger: ServerLogger | undefined): NonNullable<ServerOptions['onStoreStatus']> {
+  return (message, state) => {
+    if (!logger) return void (state === 'lost' ? console.error(`mockrouter: ${message}`) : console.info(`mockrouter: ${message}`));
+    if (state === 'lost') logger.error({ store_status: state }, message);
+    else logger.info({ store_status: state }, message);
+  };
+}
+
+/**
  * Starts the standalone server. With option `store`, it first waits for the store to answer
  * (`Gateway.connect`), so a server that listens has its state: replicas behind one load balancer never answer
  * before their store does.
@@ -90,7 +102,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const listen = checkListenOptions(options);
   checkStoreOptions(options);
   const report = safeReporter(options.onError ?? loggerReporter(options.logger));
-  const gateway = createGateway({ ...options, onError: report });
+  const gateway = createGateway({ onStoreStatus: loggerStoreStatus(options.logger), ...options, onError: report });
   const host = options.host ?? DEFAULT_HOST;
   let listening: Awaited<ReturnType<typeof listenOnAll>>;
   let server: ReturnType<typeof createHttpServer>;

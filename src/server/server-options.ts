@@ -4,8 +4,7 @@
  *
  * @module
  */
-import * as z from 'zod';
-import { parseOptions, type Options } from '../core/config/options.js';
+import { checkStoreNames, type Options } from '../core/config/options.js';
 import { parseStoreUrl } from '../node/redis-store/url.js';
 
 /**
@@ -31,25 +30,12 @@ export interface ServerOptions extends Options {
   logger?: ServerLogger;
 }
 
-/** The longest `replicaId`, characters: it is in every journal entry and every shared event. */
-export const MAX_REPLICA_ID_LENGTH = 200;
-
-/** What `storePrefix` and `replicaId` may be (`store` is checked by `parseStoreUrl`). */
-const StoreOptionsSchema = z.object({
-  storePrefix: z.string().min(1, { error: 'expected a non-empty string such as "mockrouter:"' }).optional(),
-  replicaId: z
-    .string()
-    .min(1, { error: 'expected a non-empty string' })
-    .max(MAX_REPLICA_ID_LENGTH, { error: `expected at most ${MAX_REPLICA_ID_LENGTH} characters` })
-    .regex(/^[^\p{C}]*$/u, { error: 'expected printable characters only (no control characters)' })
-    .optional(),
-});
-
 /**
  * Checks the options of the shared store (documented in `src/core/config/options.ts`) before anything is built:
  * `store` as `parseStoreUrl` of `src/node/redis-store/url.ts` does (`redis://[user:password@]host[:port][/db]` or
  * `rediss://`), `storePrefix` a non-empty string, `replicaId` a non-empty string of printable characters (no
- * Unicode "other" category: control, format, unassigned), at most {@link MAX_REPLICA_ID_LENGTH} characters. The
+ * Unicode "other" category: control, format, unassigned), at most 200 characters (`checkStoreNames` of
+ * `src/core/config/options.ts`). The
  * CLI checks its `--store`, `--store-prefix` and `--replica-id` with it too.
  *
  * @throws {OptionsError} naming the first option at fault, e.g. `store: expected a redis:// or rediss:// URL
@@ -59,5 +45,5 @@ const StoreOptionsSchema = z.object({
 export function checkStoreOptions(options: Pick<Options, 'store' | 'storePrefix' | 'replicaId'>): void {
   const { store, storePrefix, replicaId } = options;
   if (store !== undefined) parseStoreUrl(store);
-  parseOptions(StoreOptionsSchema, { storePrefix, replicaId });
+  checkStoreNames({ storePrefix, replicaId });
 }

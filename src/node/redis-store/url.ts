@@ -34,12 +34,13 @@ export function parseStoreUrl(url: string): StoreUrl {
   try {
     parsed = new URL(url);
   } catch {
-    throw new OptionsError('store', `expected a redis:// or rediss:// URL (redis://host:6379/0), got ${JSON.stringify(url)}`);
+    throw new OptionsError('store', `expected a redis:// or rediss:// URL (redis://host:6379/0), got ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`);
   }
   const shown = withoutCredentials(parsed);
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new OptionsError('store', `expected a redis:// or rediss:// URL (redis://host:6379/0), got ${shown}`);
   }
+  if (parsed.hostname === '') throw new OptionsError('store', `expected a host in ${shown} (redis://host:6379/0)`);
   const path = parsed.pathname.replace(/^\//, '');
   if (path !== '' && !/^\d+$/.test(path)) {
     throw new OptionsError('store', `the database of ${shown} must be a whole number (redis://host:6379/0), got "${path}"`);
