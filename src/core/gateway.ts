@@ -63,7 +63,8 @@ export interface Gateway {
   /**
    * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
    * bodies end (`entry-done`), clock moves, default scenario changes, the journal emptied (`journal-cleared`) and
-   * resets. See `GatewayEvent`.
+   * resets. See `GatewayEvent`. With a shared store (option `store`), the other replicas' events too, as they arrive
+   * through the store (an entry's `replica` says whose).
    */
   readonly events: GatewayEventSource;
   /**
