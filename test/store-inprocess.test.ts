@@ -97,4 +97,21 @@ describeWithRedis('option store in-process', (redis) => {
     // Each mock's own journal holds its own answers, numbered in the shared sequence.
     expect(a.journal.list().map((entry) => entry.seq)).toEqual([entries[0]!.seq]);
   });
+
+  it("empties every mock's own journal when one clears the shared one, and tells their listeners", async () => {
+    await b.gateway.handle(keyRequest());
+    expect(b.journal.size).toBeGreaterThan(0);
+    const heard = new Promise<string>((resolve) => {
+      const stop = b.gateway.events.subscribe((event) => {
+        if (event.type === 'journal-cleared') {
+          stop();
+          resolve(event.type);
+        }
+      });
+    });
+    await a.reset();
+    expect(await heard).toBe('journal-cleared');
+    expect(b.journal.size).toBe(0);
+    expect(await b.gateway.sharedJournal.list()).toEqual([]);
+  });
 });

@@ -231,7 +231,9 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const report = safeReporter(options.onError ?? consoleReporter);
   const replica = options.replicaId ?? platform.replicaId();
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
-  const journal = new Journal(journalSize, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  /** Whether the journal is being cleared for another replica (which announced it): no event of this one then. */
+  let clearingForOther = false;
+  const journal = new Journal(journalSize, () => clearingForOther || events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
   const store = storeOf(platform, options, { journal, replica, journalSize, maxGenerations, report });
   const events: GatewayEvents = new GatewayEvents(report, store.shared ? (event) => store.publish(event) : undefined);
@@ -318,7 +320,17 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
         finish: (entry) => void Promise.resolve(store.journal.finish(entry)).catch(() => undefined),
       }
     : { record: (entry, bytes) => journal.record(entry, bytes), finish: () => undefined };
-  if (store.shared) store.onRemoteEvent(({ event }) => events.emitRemote(event));
+  if (store.shared) {
+    store.onRemoteEvent(({ event }) => {
+      // Another replica emptied the shared journal: this process's own entries go too, as they would there.
+      if (event.type === 'journal-cleared') {
+        clearingForOther = true;
+        journal.clear();
+        clearingForOther = false;
+      }
+      events.emitRemote(event);
+    });
+  }
 
   const replayed = (entry: JournalEntry | undefined, seq: number): ReplayedAudio => {
     const audio = replaySpeech(entry, seq, context.audio, seed);
