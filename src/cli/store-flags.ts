@@ -14,7 +14,7 @@ import { checkStoreOptions } from '../server/server-options.js';
 export const MAX_WORKERS = 64;
 
 /** Default of `--store-prefix` (and of option `storePrefix`). */
-export const DEFAULT_STORE_PREFIX = 'mockrouter:';
+export { DEFAULT_STORE_PREFIX } from '../core/store/open-store.js';
 
 /** Runs `check` on one flag's value; its `OptionsError` becomes commander's invalid-argument error (the flag named by commander). */
 function checked(check: (value: string) => void) {

@@ -13,17 +13,21 @@ import { Clock, systemNow } from './clock.js';
 import { GatewayError, toErrorResponse } from './http/error-envelope.js';
 import type { GatewayContext } from './context.js';
 import { GatewayEvents, clockStateOf, type GatewayEventSource } from './journal/gateway-events.js';
-import { createMemoryStore } from './store/memory-store.js';
-import type { GatewayStore, JournalStore, SharedControl, SharedScenario } from './store/types.js';
+import { openStore } from './store/open-store.js';
+import { checkStoreNames } from './store/store-names.js';
+import { linkReplicas } from './store/replica-link.js';
+import type { JournalStore, SharedScenario } from './store/types.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from './generations/store.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './journal/journal.js';
-import { journaled, type JournalSink } from './journal/record-request.js';
-import { OptionsError, checkNumericOptions, checkStoreNames, frozenTimeOf, generationDelayOf, looksLikePath, type GatewayOptions } from './config/options.js';
+import { journaled } from './journal/record-request.js';
+import { journalSinkOf, sharedJournalOf } from './journal/journal-sink.js';
+import { checkNumericOptions, frozenTimeOf, generationDelayOf, type GatewayOptions } from './config/options.js';
+import { filesFor, initialScenario, userScenarios } from './config/option-files.js';
 import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
-import type { Platform, PlatformFiles } from './platform.js';
+import type { Platform } from './platform.js';
 import { ScenarioEngine, type ScenarioControl } from './scenarios/engine.js';
-import { parseScenario, scenarioRegistry, type LoadedScenario } from './scenarios/parse.js';
+import { scenarioRegistry } from './scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from './scenarios/schema.js';
 import { andThen, type CoreRequest, type CoreResponse, type MaybePromise } from './types.js';
 
@@ -161,36 +165,6 @@ export function contextOf(gateway: Gateway): GatewayContext {
 }
 
 /**
- * The file reader of `platform` for `option`, whose value names a file or folder.
- *
- * @throws {OptionsError} where the platform reads no files (browsers): such paths are Node.js-only.
- */
-function filesFor(platform: Platform, option: keyof GatewayOptions, value: string): PlatformFiles {
-  if (platform.files) return platform.files;
-  throw new OptionsError(option, `"${value}" names a file or folder, which only Node.js can read; pass the data itself (loaded fixtures, a key list, scenario definitions)`);
-}
-
-/** The initial default scenario of option `scenario`, or `null`. */
-function initialScenario(option: GatewayOptions['scenario'], scenarios: ScenarioEngine, platform: Platform): Scenario | null {
-  if (option === undefined) return null;
-  if (typeof option !== 'string') return scenarios.parse(option, 'scenario');
-  if (looksLikePath(option)) return filesFor(platform, 'scenario', option).scenarioFile(option).scenario;
-  const scenario = scenarios.find(option);
-  if (!scenario) throw new OptionsError('scenario', scenarios.unknownName(option));
-  return scenario;
-}
-
-/** The scenarios of option `scenarios`: each folder's files (Node.js) and each definition, in order. */
-function userScenarios(option: GatewayOptions['scenarios'], platform: Platform): LoadedScenario[] {
-  const list = option === undefined ? [] : typeof option === 'string' ? [option] : option;
-  return list.flatMap((entry, i) => {
-    if (typeof entry === 'string') return filesFor(platform, 'scenarios', entry).scenarioDir(entry);
-    const where = `scenarios[${i}]`;
-    return [{ scenario: parseScenario(entry, where), source: where }];
-  });
-}
-
-/**
  * `handle`, unable to throw or reject: an unexpected error, thrown or a rejection, is reported once and answered
  * with the 500 envelope (the pipeline already answers every request's own fault with its envelope; this catches
  * what would escape it, such as the journal or a response of the core that cannot be built).
@@ -235,13 +209,12 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   let clearingForOther = false;
   const journal = new Journal(journalSize, () => clearingForOther || events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
-  const store = storeOf(platform, options, { journal, replica, journalSize, maxGenerations, report });
+  const store = openStore(platform, options, { journal, replica, journalSize, maxGenerations, report });
   const events: GatewayEvents = new GatewayEvents(report, store.shared ? (event) => store.publish(event) : undefined);
   const clock: Clock = new Clock(options.now ?? systemNow, frozenTimeOf(options.clock), () => {
     events.emit('clock', () => clockStateOf(clock));
-    writing(store.setClock(clock.setting()), 'sharing a clock move');
+    link.writing(store.setClock(clock.setting()), 'sharing a clock move');
   });
-  const initialClock = clock.setting();
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, store),
@@ -258,68 +231,12 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const registry = user.length > 0 ? scenarioRegistry([...platform.builtinScenarios(), ...user]) : () => scenarioRegistry(platform.builtinScenarios());
   const scenarios = new ScenarioEngine(registry, seed, (slot) => store.countRule(slot));
   scenarios.setInitial(initialScenario(options.scenario, scenarios, platform));
+  const link = linkReplicas({ store, clock, scenarios, report });
 
   const announceScenario = () => events.emit('scenario', () => ({ default: scenarios.defaultScenario?.name ?? null }));
 
-  /** Changes of this gateway on their way to a shared store: while any is, control reads may be older, so none is taken. */
-  const pending = new Set<Promise<unknown>>();
-  /** The last write that failed, reported once and rethrown by the next {@link Gateway.sync}. */
-  let failedWrite: unknown;
-  function writing(write: MaybePromise<unknown>, what: string): void {
-    if (!(write instanceof Promise)) return;
-    const tracked: Promise<unknown> = write.then(
-      () => pending.delete(tracked),
-      (error: unknown) => {
-        pending.delete(tracked);
-        failedWrite = error;
-        report(error, what);
-      },
-    );
-    pending.add(tracked);
-  }
-
-  /** The shared controls' version last taken; `undefined` takes the next one read whatever it is. */
-  let controlVersion: string | undefined;
-  /** Takes the shared clock and default scenario when they changed (and no change of this gateway is on its way). */
-  function adopt(control: SharedControl | undefined): void {
-    if (!control || pending.size > 0 || control.version === controlVersion) return;
-    controlVersion = control.version;
-    clock.adopt(control.clock ?? initialClock);
-    const before = scenarios.defaultScenario;
-    const scenario = sharedDefault(control.scenario);
-    if (scenario !== before) scenarios.useScenario(scenario);
-  }
-  /** The default scenario `shared` names: another replica's `useScenario` or reset. */
-  function sharedDefault(shared: SharedScenario): Scenario | null {
-    try {
-      switch (shared.kind) {
-        case 'initial':
-          return scenarios.initial;
-        case 'none':
-          return null;
-        case 'name':
-          return scenarios.find(shared.name) ?? null;
-        case 'definition':
-          return scenarios.parse(shared.definition, 'the shared default scenario');
-      }
-    } catch (error) {
-      report(error, 'reading the shared default scenario');
-      return null;
-    }
-  }
-
   // With a shared store, every request first takes the shared clock and default scenario (one read).
-  const pipeline = createPipeline(context, scenarios, store.shared ? () => andThen(store.control(), adopt) : undefined);
-  const sink: JournalSink = store.shared
-    ? {
-        record: (entry, bytes) =>
-          Promise.resolve(store.journal.record(entry, bytes)).then(
-            (recorded) => journal.record(recorded, bytes, recorded.seq),
-            () => undefined,
-          ),
-        finish: (entry) => void Promise.resolve(store.journal.finish(entry)).catch(() => undefined),
-      }
-    : { record: (entry, bytes) => journal.record(entry, bytes), finish: () => undefined };
+  const pipeline = createPipeline(context, scenarios, link.before);
   if (store.shared) {
     store.onRemoteEvent(({ event }) => {
       // Another replica emptied the shared journal: this process's own entries go too, as they would there.
@@ -343,15 +260,15 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     clock,
     scenarios,
     journal,
-    sharedJournal: store.shared ? clearingBoth(store.journal, journal) : store.journal,
+    sharedJournal: sharedJournalOf(store, journal),
     events,
-    handle: isolated(journaled(pipeline, sink, clock, events, replica), report),
+    handle: isolated(journaled(pipeline, journalSinkOf(store, journal), clock, events, replica), report),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);
       const shared: SharedScenario =
         nameOrDefinition === null ? { kind: 'none' } : typeof nameOrDefinition === 'string' ? { kind: 'name', name: nameOrDefinition } : { kind: 'definition', definition: nameOrDefinition };
-      writing(store.setScenario(shared), 'sharing the default scenario');
+      link.writing(store.setScenario(shared), 'sharing the default scenario');
       announceScenario();
       return scenario;
     },
@@ -361,7 +278,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       context.accounts.reset();
       // The store clears the journal with the rest (in memory: `journal.clear()`, which announces it).
       if (store.shared) journal.clear();
-      writing(store.reset(), 'resetting the shared store');
+      link.writing(store.reset(), 'resetting the shared store');
       events.emit('reset', () => ({}));
       if (scenarios.defaultScenario !== before) announceScenario();
     },
@@ -373,65 +290,10 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     },
     connect: () => store.ready(),
     close: () => store.close(),
-    async sync() {
-      await Promise.all(pending);
-      if (failedWrite !== undefined) {
-        const error = failedWrite;
-        failedWrite = undefined;
-        throw error;
-      }
-      controlVersion = undefined;
-      adopt(await store.control());
-    },
+    sync: () => link.sync(),
     warmUp: () => context.audio.warmUp(),
     reportError: report,
   };
   contexts.set(gateway, context);
   return gateway;
 }
-
-/** `shared`, whose `clear` also clears this process's `local` journal (which announces it). */
-function clearingBoth(shared: JournalStore, local: Journal): JournalStore {
-  return {
-    record: (entry, bytes) => shared.record(entry, bytes),
-    finish: (entry) => shared.finish(entry),
-    list: (filter) => shared.list(filter),
-    after: (seq, limit, filter) => shared.after(seq, limit, filter),
-    get: (seq) => shared.get(seq),
-    lastSeq: () => shared.lastSeq(),
-    clear: () => (local.clear(), shared.clear()),
-  };
-}
-
-/** What {@link storeOf} needs besides the options. */
-interface StoreNeeds {
-  readonly journal: Journal;
-  readonly replica: string;
-  readonly journalSize: number;
-  readonly maxGenerations: number;
-  readonly report: ErrorReporter;
-}
-
-/**
- * The gateway's store: in memory, or the shared store of option `store` (opened by the platform).
- *
- * @throws {OptionsError} `store` where the platform opens none (browsers), or for a URL it does not take.
- */
-function storeOf(platform: Platform, options: GatewayOptions, needs: StoreNeeds): GatewayStore {
-  if (options.store === undefined) return createMemoryStore({ journal: needs.journal, maxGenerations: needs.maxGenerations, replica: needs.replica });
-  if (!platform.openStore) throw new OptionsError('store', `"${options.store}": a shared store needs Node.js; in browsers state is kept in memory`);
-  return platform.openStore({
-    url: options.store,
-    prefix: options.storePrefix ?? DEFAULT_STORE_PREFIX,
-    replica: needs.replica,
-    journalSize: needs.journalSize,
-    maxGenerations: needs.maxGenerations,
-    onStatus: (message, state) => {
-      if (options.onStoreStatus) options.onStoreStatus(message, state);
-      else if (state === 'lost') needs.report(new Error(message), 'the shared store');
-    },
-  });
-}
-
-/** Default of option `storePrefix`. */
-export const DEFAULT_STORE_PREFIX = 'mockrouter:';

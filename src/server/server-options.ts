@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { checkStoreNames, type Options } from '../core/config/options.js';
+import type { Options } from '../core/config/options.js';
+import { checkStoreNames } from '../core/store/store-names.js';
 import { parseStoreUrl } from '../node/redis-store/url.js';
 
 /**

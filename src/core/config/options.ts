@@ -242,31 +242,6 @@ export function checkNumericOptions(options: GatewayOptions): void {
   parseOptions(NumericOptionsSchema, { seed, journalSize, journalBytes, maxGenerations, audioCacheBytes });
 }
 
-/** The longest `replicaId`, characters: it is in every journal entry and every shared event. */
-export const MAX_REPLICA_ID_LENGTH = 200;
-
-/** What `storePrefix` and `replicaId` may be (`store` is checked where it is opened: `src/node/redis-store/url.ts`). */
-const StoreOptionsSchema = z.object({
-  storePrefix: z.string().min(1, { error: 'expected a non-empty string such as "mockrouter:"' }).optional(),
-  replicaId: z
-    .string()
-    .min(1, { error: 'expected a non-empty string' })
-    .max(MAX_REPLICA_ID_LENGTH, { error: `expected at most ${MAX_REPLICA_ID_LENGTH} characters` })
-    .regex(/^[^\p{C}]*$/u, { error: 'expected printable characters only (no control characters)' })
-    .optional(),
-});
-
-/**
- * Checks options `storePrefix` (a non-empty string) and `replicaId` (a non-empty string of printable characters:
- * no Unicode "other" category, at most {@link MAX_REPLICA_ID_LENGTH} characters), in every mode.
- *
- * @throws {OptionsError} naming the option, e.g. `replicaId: expected at most 200 characters`.
- */
-export function checkStoreNames(options: Pick<GatewayOptions, 'storePrefix' | 'replicaId'>): void {
-  const { storePrefix, replicaId } = options;
-  parseOptions(StoreOptionsSchema, { storePrefix, replicaId });
-}
-
 /**
  * Parses options with `schema`, whose top-level keys are option names.
  *

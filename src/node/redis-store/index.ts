@@ -17,9 +17,10 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type { StoreOpenOptions } from '../../core/platform.js';
 import type { RateLimit } from '../../core/accounts/rate-limit.js';
 import { roundUsd } from '../../core/accounts/usd.js';
-import type { GatewayEvent } from '../../core/journal/gateway-events.js';
-import type { ClockSetting, GatewayStore, LedgerName, LedgerState, RemoteEvent, SharedControl, SharedScenario, StoredRecord, WindowVerdict } from '../../core/store/types.js';
+import type { ClockSetting, GatewayStore, LedgerName, LedgerState, SharedControl, SharedScenario, StoredRecord, WindowVerdict } from '../../core/store/types.js';
 import { storeUnavailable } from '../../core/store/unavailable.js';
+import { eventChannel } from './events.js';
+import { quit } from './quit.js';
 import { redisJournal } from './journal.js';
 import { storeKeys } from './keys.js';
 import { SCRIPTS, type ScriptCommands } from './scripts.js';
@@ -53,13 +54,6 @@ export class StoreConnectError extends Error {
     super(`cannot reach the store ${store}: ${reason}`);
     this.store = store;
   }
-}
-
-/** The message a `{replica, type, data}` event is published as. */
-interface EventMessage {
-  readonly replica: string;
-  readonly type: GatewayEvent['type'];
-  readonly data: unknown;
 }
 
 const ALLOWED: WindowVerdict = { allowed: true };
@@ -148,29 +142,7 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
     return firstDone ? go() : firstAttempt.then(go);
   };
 
-  let subscriber: Redis | undefined;
-  const listeners = new Set<(event: RemoteEvent) => void>();
-  const subscribe = (): void => {
-    if (subscriber) return;
-    const sub = (subscriber = client.duplicate({ autoResubscribe: false }));
-    sub.on('error', () => {}); // seen and reported through the main connection
-    // Subscribes on every (re)connection: the subscription is not queued while the store is away.
-    sub.on('ready', () => void sub.subscribe(keys.events).catch(() => {}));
-    sub.on('message', (channel: string, text: string) => {
-      if (channel !== keys.events) return;
-      let message: EventMessage;
-      try {
-        message = JSON.parse(text) as EventMessage;
-      } catch {
-        return;
-      }
-      if (message === null || typeof message !== 'object' || typeof message.replica !== 'string' || typeof message.type !== 'string') return;
-      if (message.replica === options.replica) return;
-      const remote = { replica: message.replica, event: { type: message.type, data: message.data } as RemoteEvent['event'] };
-      for (const listener of [...listeners]) listener(remote);
-    });
-    sub.connect().catch(() => {});
-  };
+  const channel = eventChannel(client, keys.events, options.replica);
 
   const ledgerState = (flat: string[]): LedgerState => {
     let total = 0;
@@ -208,8 +180,7 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
     async close() {
       if (closed) return;
       closed = true;
-      listeners.clear();
-      await Promise.all([quit(client), subscriber && quit(subscriber)]);
+      await Promise.all([quit(client), channel.close()]);
     },
 
     control: () =>
@@ -270,21 +241,10 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
 
     journal: redisJournal(client, keys, journalSize, run),
 
-    publish(event) {
-      if (closed) return;
-      const message: EventMessage = { replica: options.replica, type: event.type, data: event.data };
-      try {
-        client.publish(keys.events, JSON.stringify(message)).catch(() => {});
-      } catch {
-        // fire and forget: an event another replica misses while the store is away is not an error of this one
-      }
+    publish: (event) => {
+      if (!closed) channel.publish(event);
     },
-    onRemoteEvent(listener) {
-      if (!closed) subscribe();
-      const own = (event: RemoteEvent): void => listener(event);
-      listeners.add(own);
-      return () => void listeners.delete(own);
-    },
+    onRemoteEvent: (listener) => channel.listen(listener),
   };
 }
 
@@ -295,17 +255,4 @@ export function createRedisStore(options: StoreOpenOptions): GatewayStore {
 function plainReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return /Stream isn't writeable|Connection is closed/i.test(message) ? 'not connected' : message;
-}
-
-/** Ends a connection: `QUIT` when connected (replies in flight arrive first), else at once. */
-async function quit(connection: Redis): Promise<void> {
-  if (connection.status === 'ready') {
-    try {
-      await connection.quit();
-      return;
-    } catch {
-      // fall through: the connection is going anyway
-    }
-  }
-  connection.disconnect();
 }
