@@ -12,6 +12,8 @@
  * 5. resident memory of the CLI server after 100,000 mixed requests;
  * 7. speech over HTTP: cold MP3 against a lamejs baseline, a long MP3's first byte, health and model
  *    lookups during a long render, the first MP3 of a fresh process (speech.ts, speech-report.ts);
+ * 8. a shared store (issue 21): model lookup and cached speech in memory against `--store`, and cold MP3 with
+ *    `--store --workers 2` against `--workers 1`, on a throwaway redis-server (store.ts, store-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
  * bench/README.md (`BENCH_*` environment variables).
@@ -27,6 +29,8 @@ import { assertSameResponse, capture, compare, type Measured, type Side } from '
 import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table, times, verdict } from './report.js';
 import { measureSpeech, type SpeechResult } from './speech.js';
 import { speechGoals, speechSection } from './speech-report.js';
+import type { StoreResult } from './store.js';
+import { storeGoals, storeSection } from './store-report.js';
 import type { SynthResult } from './synth.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from '../src/core/audio/cache.js';
 import { runScript, startAimock, startBare, startMock, stopAll, stopChild, type Recorded, type Target } from './targets.js';
@@ -44,7 +48,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -84,6 +88,7 @@ function readConfig() {
     speechRequests: Math.round(envNumber('BENCH_SPEECH_REQUESTS', 20, 1)),
     longRenders: Math.round(envNumber('BENCH_LONG_RENDERS', 3, 1)),
     freshStarts: Math.round(envNumber('BENCH_FRESH_STARTS', 5, 1)),
+    workerConnections: Math.round(envNumber('BENCH_WORKER_CONNECTIONS', 8, 1)),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
     /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
@@ -225,6 +230,8 @@ interface Results {
   start: StartResult | null;
   memory: MemoryResult | null;
   speech: SpeechResult | null;
+  /** The result, or why the section was skipped (no redis-server). */
+  store: StoreResult | string | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -432,6 +439,8 @@ function goalsSection(res: Results, out: string[]): void {
   const rows: string[][] = [];
   const goal = (label: string, measured: string, pass: boolean, factor: number) =>
     rows.push(Number.isFinite(factor) ? [label, measured, verdict(pass), shortfall(pass, factor)] : [label, 'no requests completed (lengthen BENCH_DURATION)', 'n/a', '']);
+  /** A figure shown beside the goals, with no goal of its own. */
+  const figure = (label: string, measured: string) => rows.push([label, measured, 'figure', '']);
   const http = res.http;
   const find = (pred: (c: HttpCase) => boolean) => http?.rows.find((row) => pred(row.c));
   const get = (row: HttpRow | undefined, server: ServerName) => row?.servers.find((s) => s.server === server)?.m;
@@ -493,10 +502,12 @@ function goalsSection(res: Results, out: string[]): void {
     goal(label, mem(rss), rss < GOALS.rssBytes, rss / GOALS.rssBytes);
   }
   if (res.speech) speechGoals(res.speech, goal);
+  if (res.store) storeGoals(res.store, goal, figure);
   out.push(
     '',
     heading('6. Goals'),
     'Shortfall: goal ÷ measured for "at least" goals, measured ÷ goal for "at most" goals (how far off, as a factor).',
+    '"figure": a measurement shown beside the goals, with no goal of its own.',
     '',
     table([{ title: 'goal' }, { title: 'measured', ...r }, { title: 'result' }, { title: 'shortfall', ...r }], rows),
   );
@@ -515,6 +526,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.start) startSection(res.start, out);
   if (res.memory) memorySection(res.memory, out);
   if (res.speech) speechSection(res.speech, out);
+  if (res.store) storeSection(res.store, out, config);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -523,7 +535,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const on = (s: Section) => config.sections.has(s);
-  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null };
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null };
   if (on('http')) res.http = await httpBench();
   if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
   if (on('inprocess')) res.inProcess = await inProcessBench();
@@ -536,6 +548,12 @@ async function main(): Promise<void> {
     res.memory = await measureMemory(config.memoryRequests, config.connections);
   }
   if (on('speech')) res.speech = await measureSpeech({ requests: config.speechRequests, longRenders: config.longRenders, starts: config.freshStarts, progress });
+  if (on('store')) {
+    // Imported only for this section: it loads test/support/redis.ts (and with it vitest) to run the redis-server.
+    const { measureStore } = await import('./store.js');
+    res.store = await measureStore({ ...config, progress });
+    if (typeof res.store === 'string') progress(`store section skipped: ${res.store}`);
+  }
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);

@@ -133,10 +133,12 @@ export interface Target {
 
 /**
  * Starts the standalone mock as the user would: `node bin/mockrouter.js --port 0 --quiet` (seed 1, 127.0.0.1).
- * `execArgv` go to node before the script (e.g. `--cpu-prof`).
+ * `execArgv` go to node before the script (e.g. `--cpu-prof`); `args` to the CLI after its own (e.g.
+ * `['--store', 'redis://127.0.0.1:6379', '--workers', '2']`). With `--workers`, `child` is the primary process (the
+ * workers are its children).
  */
-export async function startMock(execArgv: string[] = []): Promise<Target> {
-  const child = spawnChild([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--seed', '1', '--quiet'], { execArgv: ['--import', EXIT_WITH_PARENT, ...execArgv] });
+export async function startMock(execArgv: string[] = [], args: string[] = []): Promise<Target> {
+  const child = spawnChild([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--seed', '1', '--quiet', ...args], { execArgv: ['--import', EXIT_WITH_PARENT, ...execArgv] });
   const match = await waitForLine(child, /mockrouter listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/, 'mockrouter');
   return { origin: match[1]!, child };
 }
