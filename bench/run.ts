@@ -89,6 +89,7 @@ function readConfig() {
     longRenders: Math.round(envNumber('BENCH_LONG_RENDERS', 3, 1)),
     freshStarts: Math.round(envNumber('BENCH_FRESH_STARTS', 5, 1)),
     workerConnections: Math.round(envNumber('BENCH_WORKER_CONNECTIONS', 8, 1)),
+    workerDuration: envNumber('BENCH_WORKER_DURATION', 20, 1),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
     /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
@@ -439,8 +440,8 @@ function goalsSection(res: Results, out: string[]): void {
   const rows: string[][] = [];
   const goal = (label: string, measured: string, pass: boolean, factor: number) =>
     rows.push(Number.isFinite(factor) ? [label, measured, verdict(pass), shortfall(pass, factor)] : [label, 'no requests completed (lengthen BENCH_DURATION)', 'n/a', '']);
-  /** A figure shown beside the goals, with no goal of its own. */
-  const figure = (label: string, measured: string) => rows.push([label, measured, 'figure', '']);
+  /** A figure shown beside the goals, with no goal of its own (`result`: 'n/a' for a goal not measured). */
+  const figure = (label: string, measured: string, result = 'figure') => rows.push([label, measured, result, '']);
   const http = res.http;
   const find = (pred: (c: HttpCase) => boolean) => http?.rows.find((row) => pred(row.c));
   const get = (row: HttpRow | undefined, server: ServerName) => row?.servers.find((s) => s.server === server)?.m;

@@ -17,7 +17,7 @@ const busy = (m: StoreMeasured) => (m.machineBusy === null ? 'n/a' : percent(m.m
 const failures = (m: StoreMeasured) => m.non2xx + m.errors + m.timeouts;
 
 /** Section 8, or the one line saying why it was skipped (`res` a string). */
-export function storeSection(res: StoreResult | string, out: string[], settings: { warmup: number; duration: number; rounds: number }): void {
+export function storeSection(res: StoreResult | string, out: string[], settings: { warmup: number; duration: number; workerDuration: number; rounds: number }): void {
   out.push('', heading('8. Shared store (issue 21)'));
   if (typeof res === 'string') {
     out.push(`SKIPPED: ${res}`);
@@ -51,7 +51,8 @@ export function storeSection(res: StoreResult | string, out: string[], settings:
   out.push(
     '',
     `b) Cold MP3 paragraphs (${audioS.toFixed(1)} s of audio each, every input distinct), --store --workers 1 against --store --workers 2`,
-    `   (one port, node:cluster), ${w.connections} connections; measured by request count, sized to last about a slice. "audio s/s" =`,
+    `   (one port, node:cluster), ${w.connections} connections, ${settings.workerDuration} s measured per side in ${rounds} slice(s), each a number of requests`,
+    '   sized to last about a slice (to the last response: a worker that got fewer connections may idle at the end). "audio s/s" =',
     '   seconds of audio served per wall second (req/s × audio length); "× real time (p50)" = audio length / p50 latency',
     '   (queueing behind the other connections included).',
     '',
@@ -70,16 +71,17 @@ export function storeSection(res: StoreResult | string, out: string[], settings:
 
 /**
  * Adds section 8's rows to the goals table: the workers' goal with `goal`, the store's cost per request with
- * `figure` (a figure, not a goal: what a round trip to a store costs depends on where the store is).
+ * `figure` (a figure, not a goal: what a round trip to a store costs depends on where the store is); when the
+ * section was skipped, the workers' goal as not measured.
  */
 export function storeGoals(
   res: StoreResult | string,
   goal: (label: string, measured: string, pass: boolean, factor: number) => void,
-  figure: (label: string, measured: string) => void,
+  figure: (label: string, measured: string, result?: string) => void,
 ): void {
   const want = STORE_GOALS.twoWorkersOverOne;
   if (typeof res === 'string') {
-    figure(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s (issue 21)`, 'skipped: no redis-server');
+    figure(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s (issue 21)`, 'skipped: no redis-server', 'n/a');
     return;
   }
   for (const { name, memory, store } of res.cost) {

@@ -62,7 +62,13 @@ export interface StoreOptions {
   connections: number;
   /** Connections of the cold MP3 comparison (enough to keep two workers busy). */
   workerConnections: number;
+  /** Measured seconds per side of the comparisons in memory against `--store`, split over the rounds. */
   duration: number;
+  /**
+   * Measured seconds per side of the cold MP3 comparison, split over the rounds. Longer than `duration`: a slice is
+   * a number of requests, and at its end the worker that got fewer connections idles while the other finishes.
+   */
+  workerDuration: number;
   warmup: number;
   rounds: number;
   progress: (message: string) => void;
@@ -70,6 +76,8 @@ export interface StoreOptions {
 
 /** A side of {@link alternate}: a server and its load. */
 interface Side {
+  /** For progress lines. */
+  name: string;
   target: Target;
   load: Load;
 }
@@ -164,6 +172,8 @@ async function alternate(sides: Side[], redisPid: number | undefined, options: S
       const after = cpuOf(trees[i]!);
       const eachAfter = trees[i]!.map(cpuTimeMs);
       const ticksAfter = machineTicks();
+      const each = trees[i]!.map((_, k) => (eachBefore[k] == null || eachAfter[k] == null ? 'n/a' : `${((eachAfter[k]! - eachBefore[k]!) / 10 / s.seconds).toFixed(0)}%`));
+      options.progress(`store:   ${sides[i]!.name}, slice ${round + 1}: ${s.total} requests in ${s.seconds.toFixed(1)} s, CPU by process ${each.join(' / ')}`);
       if (ticksBefore === null || ticksAfter === null) machine[i]!.known = false;
       else {
         machine[i]!.busy += ticksAfter.busy - ticksBefore.busy;
@@ -240,7 +250,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreResult |
         if (r.status !== 200) throw new Error(`store: ${name}: mockrouter answered ${r.status}: ${r.body.toString().slice(0, 300)}`);
       }
       progress(`store: ${name}, memory against --store, ${options.connections} connections…`);
-      const [m, s] = await alternate([{ target: memory, load: [fixed(request)] }, { target: store, load: [fixed(request)] }], redisPid,
+      const [m, s] = await alternate([{ name: 'memory', target: memory, load: [fixed(request)] }, { name: '--store', target: store, load: [fixed(request)] }], redisPid,
         { ...options, byAmount: false, timeout: 10 });
       cost.push({ name, memory: m!, store: s! });
     }
@@ -256,8 +266,8 @@ export async function measureStore(options: StoreOptions): Promise<StoreResult |
     }
     progress(`store: cold MP3 paragraph, --workers 1 against --workers 2, ${options.workerConnections} connections…`);
     const load = [coldSpeech('mp3', 'paragraph')];
-    const [w1, w2] = await alternate([{ target: one, load }, { target: two, load }], redisPid,
-      { ...options, connections: options.workerConnections, byAmount: true, timeout: 60 });
+    const [w1, w2] = await alternate([{ name: '--workers 1', target: one, load }, { name: '--workers 2', target: two, load }], redisPid,
+      { ...options, connections: options.workerConnections, duration: options.workerDuration, byAmount: true, timeout: 60 });
     return { redisVersion: version, connections: options.connections, cost, workers: { connections: options.workerConnections, audioMs: pcm.body.byteLength / 48, one: w1!, two: w2! } };
   } finally {
     await Promise.all(started.map((t) => stopChild(t.child)));
