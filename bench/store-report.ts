@@ -51,8 +51,8 @@ export function storeSection(res: StoreResult | string, out: string[], settings:
   out.push(
     '',
     `b) Cold MP3 paragraphs (${audioS.toFixed(1)} s of audio each, every input distinct), --store --workers 1 against --store --workers 2`,
-    `   (one port, node:cluster), ${w.connections} connections, ${settings.workerDuration} s measured per side in ${rounds} slice(s), each a number of requests`,
-    '   sized to last about a slice (to the last response: a worker that got fewer connections may idle at the end). "audio s/s" =',
+    `   (one port, node:cluster), ${w.connections} connections, ${settings.workerDuration} s measured per side in ${rounds} timed slice(s), each started once`,
+    '   the side is idle (requests in flight at the end of a slice are not counted; their CPU time is). "audio s/s" =',
     '   seconds of audio served per wall second (req/s × audio length); "× real time (p50)" = audio length / p50 latency',
     '   (queueing behind the other connections included).',
     '',

@@ -65,8 +65,8 @@ export interface StoreOptions {
   /** Measured seconds per side of the comparisons in memory against `--store`, split over the rounds. */
   duration: number;
   /**
-   * Measured seconds per side of the cold MP3 comparison, split over the rounds. Longer than `duration`: a slice is
-   * a number of requests, and at its end the worker that got fewer connections idles while the other finishes.
+   * Measured seconds per side of the cold MP3 comparison, split over the rounds. Longer than `duration`: requests
+   * take about a second there, and a timed slice loses the ones in flight at its end.
    */
   workerDuration: number;
   warmup: number;
@@ -135,28 +135,20 @@ async function waitIdle(pids: number[], maxMs = 5000): Promise<void> {
 }
 
 /**
- * Measures both sides as `compare` (load.ts) does: a warm-up on each, then `rounds` slices each of
- * `duration / rounds` seconds, the order reversed every round. With `byAmount`, a slice is a number of requests
- * sized from a short calibration (3 per connection) to last about a slice, so no slow request is cut off. The
- * server CPU is that of the side's whole process tree; `redisPid`'s CPU over each slice is counted to the side
- * that ran it.
+ * Measures both sides as `compare` (load.ts) does: a warm-up on each, then `rounds` timed slices each of
+ * `duration / rounds` seconds, the order reversed every round. The server CPU is that of the side's whole process
+ * tree; `redisPid`'s CPU over each slice is counted to the side that ran it. With `settle`, each slice starts once
+ * the side's processes are idle (slow requests cut off at the end of the previous run still finish on the server).
+ *
+ * Timed, never a number of requests: autocannon splits an `amount` evenly over the connections, and node:cluster
+ * hands whole connections to whichever worker is free, often unevenly (7 and 1, 5 and 3 were seen), so the worker
+ * with fewer connections would finish its share early and idle while the other works through its own.
  */
-async function alternate(sides: Side[], redisPid: number | undefined, options: StoreOptions & { connections: number; byAmount: boolean; timeout: number }): Promise<StoreMeasured[]> {
-  const { connections, warmup, rounds, timeout, byAmount } = options;
+async function alternate(sides: Side[], redisPid: number | undefined, options: StoreOptions & { connections: number; timeout: number; settle: boolean }): Promise<StoreMeasured[]> {
+  const { connections, warmup, rounds, timeout, settle } = options;
   const slice = options.duration / rounds;
   const trees = sides.map((side) => processTree(side.target.child.pid!));
-  const lengths = sides.map((): { duration: number } | { amount: number } => ({ duration: slice }));
-  for (const [i, side] of sides.entries()) {
-    if (warmup > 0) await run(side.target, side.load, connections, { duration: warmup }, false, timeout);
-    if (byAmount) {
-      await waitIdle(trees[i]!);
-      const probe = await run(side.target, side.load, connections, { amount: connections * 3 }, true, timeout);
-      await waitIdle(trees[i]!);
-      const sorted = [...probe.latencies].sort((a, b) => a - b);
-      const rate = connections / Math.max((sorted[sorted.length >> 1] ?? 1000) / 1000, 1e-4);
-      lengths[i] = { amount: Math.max(connections * 3, Math.round(rate * slice)) };
-    }
-  }
+  for (const side of sides) if (warmup > 0) await run(side.target, side.load, connections, { duration: warmup }, false, timeout);
   const slices: Slice[][] = sides.map(() => []);
   const redisMs: Array<number | null> = sides.map(() => 0);
   const perProcessMs: Array<Array<number | null>> = trees.map((tree) => tree.map(() => 0));
@@ -164,11 +156,12 @@ async function alternate(sides: Side[], redisPid: number | undefined, options: S
   for (let round = 0; round < rounds; round++) {
     const order = sides.map((_, i) => (round % 2 === 0 ? i : sides.length - 1 - i));
     for (const i of order) {
+      if (settle) await waitIdle(trees[i]!);
       const ticksBefore = machineTicks();
       const eachBefore = trees[i]!.map(cpuTimeMs);
       const before = cpuOf(trees[i]!);
       const redisBefore = redisPid === undefined ? null : cpuTimeMs(redisPid);
-      const s = await run(sides[i]!.target, sides[i]!.load, connections, lengths[i]!, true, timeout);
+      const s = await run(sides[i]!.target, sides[i]!.load, connections, { duration: slice }, true, timeout);
       const after = cpuOf(trees[i]!);
       const eachAfter = trees[i]!.map(cpuTimeMs);
       const ticksAfter = machineTicks();
@@ -251,7 +244,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreResult |
       }
       progress(`store: ${name}, memory against --store, ${options.connections} connections…`);
       const [m, s] = await alternate([{ name: 'memory', target: memory, load: [fixed(request)] }, { name: '--store', target: store, load: [fixed(request)] }], redisPid,
-        { ...options, byAmount: false, timeout: 10 });
+        { ...options, settle: false, timeout: 10 });
       cost.push({ name, memory: m!, store: s! });
     }
     await Promise.all([stopChild(memory.child), stopChild(store.child)]);
@@ -267,7 +260,7 @@ export async function measureStore(options: StoreOptions): Promise<StoreResult |
     progress(`store: cold MP3 paragraph, --workers 1 against --workers 2, ${options.workerConnections} connections…`);
     const load = [coldSpeech('mp3', 'paragraph')];
     const [w1, w2] = await alternate([{ name: '--workers 1', target: one, load }, { name: '--workers 2', target: two, load }], redisPid,
-      { ...options, connections: options.workerConnections, duration: options.workerDuration, byAmount: true, timeout: 60 });
+      { ...options, connections: options.workerConnections, duration: options.workerDuration, settle: true, timeout: 60 });
     return { redisVersion: version, connections: options.connections, cost, workers: { connections: options.workerConnections, audioMs: pcm.body.byteLength / 48, one: w1!, two: w2! } };
   } finally {
     await Promise.all(started.map((t) => stopChild(t.child)));
