@@ -65,8 +65,8 @@ export interface StoreOptions {
   /** Measured seconds per side of the comparisons in memory against `--store`, split over the rounds. */
   duration: number;
   /**
-   * Measured seconds per side of the cold MP3 comparison, split over the rounds. Longer than `duration`: requests
-   * take about a second there, and a timed slice loses the ones in flight at its end.
+   * Measured seconds per side of the cold MP3 comparison, split over the rounds. Longer than `duration`: those requests
+   * are slow, and a timed slice loses the ones in flight at its end.
    */
   workerDuration: number;
   warmup: number;
@@ -141,8 +141,8 @@ async function waitIdle(pids: number[], maxMs = 5000): Promise<void> {
  * the side's processes are idle (slow requests cut off at the end of the previous run still finish on the server).
  *
  * Timed, never a number of requests: autocannon splits an `amount` evenly over the connections, and node:cluster
- * hands whole connections to whichever worker is free, often unevenly (7 and 1, 5 and 3 were seen), so the worker
- * with fewer connections would finish its share early and idle while the other works through its own.
+ * hands whole connections to whichever worker is free, often unevenly, so the worker with fewer connections would
+ * finish its share early and idle while the other works through its own (bench/README.md, section 8).
  */
 async function alternate(sides: Side[], redisPid: number | undefined, options: StoreOptions & { connections: number; timeout: number; settle: boolean }): Promise<StoreMeasured[]> {
   const { connections, warmup, rounds, timeout, settle } = options;
