@@ -1,7 +1,9 @@
 /**
  * Events between replicas (`GatewayStore.publish` and `onRemoteEvent`, `src/core/store/types.ts`): each replica
- * publishes its events on one pub/sub channel of the store (`<prefix>events`) as `{replica, type, data}` JSON, and
- * hears the others' on a second connection, made on first use, that subscribes again after every reconnection.
+ * publishes its events on one pub/sub channel of the store (`<prefix>events`), those of one turn of the event loop
+ * together as one `{replica, events: [{type, data}, ...]}` JSON message (a request's `entry` and `entry-done`, and
+ * under load many requests', cost one PUBLISH), and hears the others' on a second connection, made on first use,
+ * that subscribes again after every reconnection.
  * Fire and forget: an event published while the store is away is lost (a client of `GET /__mock/events` catches up
  * from the journal).
  *
@@ -12,11 +14,13 @@ import type { GatewayEvent } from '../../core/journal/gateway-events.js';
 import type { RemoteEvent } from '../../core/store/types.js';
 import { quit } from './quit.js';
 
-/** The message a `{replica, type, data}` event is published as. */
+/** One event as published. */
+type PublishedEvent = Pick<GatewayEvent, 'type' | 'data'>;
+
+/** The message the events of one turn are published as, in the order they happened. */
 interface EventMessage {
   readonly replica: string;
-  readonly type: GatewayEvent['type'];
-  readonly data: unknown;
+  readonly events: readonly PublishedEvent[];
 }
 
 /** One replica's end of the channel. */
@@ -48,20 +52,31 @@ export function eventChannel(client: Redis, name: string, replica: string): Even
       if (channel !== name) return;
       const message = parse(text);
       if (!message || message.replica === replica) return;
-      const remote = { replica: message.replica, event: { type: message.type, data: message.data } as RemoteEvent['event'] };
-      for (const listener of [...listeners]) listener(remote);
+      for (const event of message.events) {
+        if (event === null || typeof event !== 'object' || typeof event.type !== 'string') continue;
+        const remote: RemoteEvent = { replica: message.replica, event: { type: event.type, data: event.data } as RemoteEvent['event'] };
+        for (const listener of [...listeners]) listener(remote);
+      }
     });
     sub.connect().catch(() => {});
   };
 
+  /** Events of this turn of the event loop, published together once it ends. */
+  let queued: PublishedEvent[] = [];
+  const flush = (): void => {
+    const message: EventMessage = { replica, events: queued };
+    queued = [];
+    try {
+      client.publish(name, JSON.stringify(message)).catch(() => {});
+    } catch {
+      // fire and forget: an event another replica misses while the store is away is not an error of this one
+    }
+  };
+
   return {
     publish(event) {
-      const message: EventMessage = { replica, type: event.type, data: event.data };
-      try {
-        client.publish(name, JSON.stringify(message)).catch(() => {});
-      } catch {
-        // fire and forget: an event another replica misses while the store is away is not an error of this one
-      }
+      if (queued.length === 0) setImmediate(flush);
+      queued.push({ type: event.type, data: event.data });
     },
     listen(listener) {
       subscribe();
@@ -76,7 +91,7 @@ export function eventChannel(client: Redis, name: string, replica: string): Even
   };
 }
 
-/** A published message, or `undefined` when `text` is not one (not JSON, or without a replica and a type). */
+/** A published message, or `undefined` when `text` is not one (not JSON, or without a replica and a list of events). */
 function parse(text: string): EventMessage | undefined {
   let message: unknown;
   try {
@@ -85,6 +100,6 @@ function parse(text: string): EventMessage | undefined {
     return undefined;
   }
   if (message === null || typeof message !== 'object') return undefined;
-  const { replica, type } = message as Partial<EventMessage>;
-  return typeof replica === 'string' && typeof type === 'string' ? (message as EventMessage) : undefined;
+  const { replica, events } = message as Partial<EventMessage>;
+  return typeof replica === 'string' && Array.isArray(events) ? (message as EventMessage) : undefined;
 }
