@@ -9,6 +9,7 @@ import type { Accounts } from './accounts/accounts.js';
 import type { AudioRenderer } from './audio/index.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { Clock } from './clock.js';
+import type { Recordings } from './config/recording-schema.js';
 import type { GenerationStore } from './generations/store.js';
 import type { GatewayStore } from './store/types.js';
 
@@ -33,4 +34,6 @@ export interface GatewayContext {
    * seeded per record). Before that, lookups answer 404 `Generation not found`.
    */
   readonly generationDelay: number | 'realistic';
+  /** Recorded speech answers of a `fixtures` folder (`Fixtures.recordings`), keyed by `speechKeyOf`; undefined when none. */
+  readonly recordings?: Recordings | undefined;
 }

@@ -224,6 +224,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     clock,
     accounts: new Accounts(keys, store),
     generationDelay: generationDelayOf(options.generationDelayMs),
+    recordings: fixtures.recordings,
   };
   // User scenarios are read and checked now, so a bad file fails at start-up; the built-ins are read on first use
   // (a start-up that needs none does not pay for them), or now when user scenarios must be checked against them.

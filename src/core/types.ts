@@ -139,6 +139,11 @@ export interface SpeechAudio {
   voice: string;
   /** The speed actually rendered: the request's `speed`, or 1 for models that ignore it (or when it is omitted). */
   speed: number;
+  /**
+   * Present (true) when the answer was a recording of a `fixtures` folder (`audio/index.json`), served as recorded
+   * rather than rendered: the journal cannot render it again.
+   */
+  recorded?: true;
 }
 
 /**

@@ -1,28 +1,35 @@
 /**
- * Reading the fixture files (`models.json`, `generations.json`) from a folder, Node.js only; validation is
- * `parseFixtures` of `src/core/config/validate-fixtures.ts`.
+ * Reading the fixture files (`models.json`, `generations.json`) from a folder, and a recorded folder's speech
+ * recordings (`audio/index.json`, `src/node/recorded-audio.ts`), Node.js only; validation is `parseFixtures` of
+ * `src/core/config/validate-fixtures.ts`. The folder format is `src/core/config/recording-schema.ts`.
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FixtureError, fixturesOf, parseFixtures } from '../core/config/validate-fixtures.js';
 import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
 import { readConfigValue } from './read-config-file.js';
 import { checkUserFolder } from './read-user-file.js';
 import { DEFAULT_FIXTURES_DIR } from './package-files.js';
+import { loadRecordings } from './recorded-audio.js';
 
 let defaultFixtures: Fixtures | undefined;
 
 /**
- * Reads and validates `models.json` and `generations.json` from `dir`.
+ * Reads and validates a fixtures folder: `models.json` (required; the fixtures shape, or the gateway's saved answer
+ * of `GET /api/v1/models?output_modalities=all`, `{"data": [...]}`, whose speech models take the package's own
+ * speech entries when they have the same id), `generations.json` (optional: absent = no records) and
+ * `audio/index.json` with the files it names (optional: the recorded speech answers, `Fixtures.recordings`).
  *
- * @param dir Folder holding both files. Default: the package's own `fixtures/` folder; that result is loaded once
+ * @param dir Folder holding the files. Default: the package's own `fixtures/` folder; that result is loaded once
  *   per process and the same object is returned on every later call (treat it as read-only).
  * @returns The validated fixtures (records keep unknown keys).
- * @throws {FixtureError} when `dir` is not a folder, when a file is missing or unreadable, is not a regular file or
- *   is larger than 10 MiB (`src/node/read-user-file.ts`), is not JSON, violates its schema, or refers to something
- *   that does not exist (an alias target, a speech entry) — see {@link FixtureError} for the message.
+ * @throws {FixtureError} when `dir` is not a folder, when `models.json` is missing, when a file is unreadable, is
+ *   not a regular file or is larger than 10 MiB (`src/node/read-user-file.ts`), is not JSON, violates its schema,
+ *   or refers to something that does not exist (an alias target, a speech entry, an audio file), or when a
+ *   recording's file has another length than its entry says or the recordings pass 256 MiB
+ *   (`src/node/recorded-audio.ts`) — see {@link FixtureError} for the message.
  */
 export function loadFixtures(dir?: string): Fixtures {
   if (dir === undefined) {
@@ -33,8 +40,20 @@ export function loadFixtures(dir?: string): Fixtures {
   const modelsPath = join(dir, 'models.json');
   const generationsPath = join(dir, 'generations.json');
   const models = readConfigValue(modelsPath, FixtureError);
-  const generations = readConfigValue(generationsPath, FixtureError);
-  return parseFixtures(models, generations, modelsPath, generationsPath);
+  const generations = isAbsent(generationsPath) ? undefined : readConfigValue(generationsPath, FixtureError);
+  const fixtures = parseFixtures(models, generations, modelsPath, generationsPath, loadFixtures().speech);
+  const recordings = loadRecordings(dir);
+  return recordings ? { ...fixtures, recordings } : fixtures;
+}
+
+/** Whether nothing is at `file` (anything else, even an unreadable path, is read so that its problem is named). */
+function isAbsent(file: string): boolean {
+  try {
+    statSync(file);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /**

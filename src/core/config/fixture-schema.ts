@@ -14,6 +14,7 @@
  * @module
  */
 import * as z from 'zod';
+import type { Recordings } from './recording-schema.js';
 
 /** A decimal number carried as a string, as the gateway writes prices: `"0"`, `"0.00000015"`, `"-1"`. */
 const DecimalString = z
@@ -289,4 +290,9 @@ export interface Fixtures {
   providers?: Record<string, ProviderEntry[]> | undefined;
   /** Known generation records, in file order. */
   generations: GenerationRecord[];
+  /**
+   * Recorded speech answers (a recorded folder's `audio/index.json`, `src/core/config/recording-schema.ts`), keyed
+   * by the normalized request; a speech request whose key is here is answered with those bytes. None by default.
+   */
+  recordings?: Recordings | undefined;
 }

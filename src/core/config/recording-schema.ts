@@ -83,3 +83,84 @@ function sorted(value: unknown): unknown {
       .map((name) => [name, sorted((value as Record<string, unknown>)[name])]),
   );
 }
+
+/** One recorded speech answer, loaded: what `--fixtures` answers for its key ({@link speechKeyOf}). */
+export interface RecordedAudio {
+  /** The answer's `Content-Type`, exactly as recorded. */
+  readonly contentType: string;
+  /** The answer's bytes (shared: never write into them). */
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The speech recordings of a folder, keyed by {@link speechKeyOf} of the request each answers (the `key` of its
+ * entry in `audio/index.json`).
+ */
+export type Recordings = ReadonlyMap<string, RecordedAudio>;
+
+/**
+ * Whether `key` is a normalized request as {@link speechKeyOf} writes it (so a request can ever match it): JSON
+ * text of an object whose `speechKeyOf` is `key` itself.
+ */
+export function isSpeechKey(key: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(key);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  if (typeof fields['model'] !== 'string' || typeof fields['input'] !== 'string' || typeof fields['voice'] !== 'string') return false;
+  const options = fields['provider_options'];
+  return (
+    speechKeyOf({
+      model: fields['model'],
+      input: fields['input'],
+      voice: fields['voice'],
+      response_format: typeof fields['response_format'] === 'string' ? fields['response_format'] : undefined,
+      speed: typeof fields['speed'] === 'number' ? fields['speed'] : undefined,
+      provider: options === null ? undefined : { options },
+    }) === key
+  );
+}
+
+/**
+ * The playback length of recorded audio, ms, as far as its `Content-Type` and bytes tell: for
+ * `audio/pcm;rate=R;channels=C` (16-bit samples; rate 24000 and 1 channel when not given) the exact length; for
+ * `audio/mpeg` the length at the bit rate of its first MPEG-1/2 Layer III frame header (after an ID3v2 tag), so
+ * exact for constant bit rate; 0 when neither applies. Used to pace a recorded answer as a rendered one.
+ */
+export function recordedDurationMs(contentType: string, bytes: Uint8Array): number {
+  const type = contentType.toLowerCase();
+  if (type.startsWith('audio/pcm') || type.startsWith('audio/l16')) {
+    const rate = Number(/rate=(\d+)/.exec(type)?.[1] ?? 24000);
+    const channels = Number(/channels=(\d+)/.exec(type)?.[1] ?? 1);
+    return rate > 0 && channels > 0 ? (bytes.byteLength / (2 * channels * rate)) * 1000 : 0;
+  }
+  if (type.startsWith('audio/mpeg') || type.startsWith('audio/mp3')) {
+    const kbps = mp3BitRateKbps(bytes);
+    return kbps > 0 ? (bytes.byteLength * 8) / kbps : 0;
+  }
+  return 0;
+}
+
+/** Layer III bit rates, kbps, by index: MPEG-1, then MPEG-2/2.5. */
+const MP3_KBPS = [
+  [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 0],
+  [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160, 0],
+] as const;
+
+/** The bit rate of the first Layer III frame header of `bytes` (after an ID3v2 tag), kbps, or 0. */
+function mp3BitRateKbps(bytes: Uint8Array): number {
+  let at = 0;
+  if (bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33 && bytes.byteLength >= 10) {
+    at = 10 + (((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f));
+  }
+  for (; at + 2 < bytes.byteLength; at++) {
+    if (bytes[at] !== 0xff || (bytes[at + 1]! & 0xe6) !== 0xe2) continue; // sync, Layer III
+    const mpeg1 = (bytes[at + 1]! & 0x18) === 0x18;
+    return MP3_KBPS[mpeg1 ? 0 : 1][bytes[at + 2]! >> 4] ?? 0;
+  }
+  return 0;
+}

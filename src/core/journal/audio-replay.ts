@@ -27,12 +27,15 @@ export interface ReplayedAudio {
  *
  * @returns the audio, or why there is none (a sentence for a 404 envelope): `No journal entry <seq>` (never made,
  *   or dropped by the journal's bound or a reset), `Journal entry <seq> is not a speech answer with status 200`,
- *   or `Journal entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
+ *   `Journal entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`, or
+ *   `Journal entry <seq> answered a recorded speech answer ...` (`audio.recorded`: served from a `fixtures` folder's
+ *   `audio/index.json`, not rendered).
  */
 export function replaySpeech(entry: JournalEntry | undefined, seq: number, renderer: AudioRenderer, seed: number): ReplayedAudio | string {
   if (!entry) return `No journal entry ${seq}`;
   const audio = entry.audio;
   if (!audio || entry.status !== 200 || entry.operation !== 'speech') return `Journal entry ${seq} is not a speech answer with status 200`;
+  if (audio.recorded) return `Journal entry ${seq} answered a recorded speech answer (the fixtures folder's audio/index.json), so its audio cannot be rendered again; send the same request to get the recording`;
   const input = entry.body !== null && typeof entry.body === 'object' ? (entry.body as { input?: unknown }).input : undefined;
   if (typeof input !== 'string') {
     return `Journal entry ${seq} did not keep its request body (over ${JOURNAL_BODY_LIMIT / 1024} KiB), so its audio cannot be rendered again`;

@@ -12,6 +12,12 @@ import type { OperationAnswer, OperationCall } from './call.js';
 import { SPEED_RANGE } from '../audio/types.js';
 import { generationIdOf } from '../ids.js';
 import { andThen, type MaybePromise } from '../types.js';
+import { ChunkedBody } from '../http/body.js';
+import { recordedDurationMs, speechKeyOf, type RecordedAudio } from '../config/recording-schema.js';
+import type { ResolvedModel } from '../catalog/catalog.js';
+import type { GatewayContext } from '../context.js';
+import type { Account } from '../accounts/accounts.js';
+import type { CoreRequest } from '../types.js';
 
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
@@ -71,9 +77,13 @@ const SpeechRequestSchema = z.looseObject(
  *   when the key's balance cannot pay the call's `total_cost`; 500 naming the cause for `mp3` when the MP3
  *   encoder's last load failed (not charged; a first MP3 request whose load fails while it is being answered
  *   gets its 200 and a body that ends in an error, as the status is sent before the first piece).
+ *   A request whose normalized body was recorded (`ctx.recordings`) is answered by {@link answerRecorded} instead,
+ *   once the body is valid.
  */
 export function createSpeech({ ctx, request, account }: OperationCall): MaybePromise<OperationAnswer> {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
+  const recorded = ctx.recordings?.get(speechKeyOf(body));
+  if (recorded) return answerRecorded(ctx, request, account, body, recorded);
   const model = ctx.catalog.resolve(body.model);
   if (!model) throw new GatewayError(400, { message: `Model ${body.model} does not exist` });
   const speech = model.speech;
@@ -130,4 +140,38 @@ export function createSpeech({ ctx, request, account }: OperationCall): MaybePro
       audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
     }));
   });
+}
+
+/** A speech request body, validated (see {@link SpeechRequestSchema}). */
+type SpeechRequest = z.output<typeof SpeechRequestSchema>;
+
+/**
+ * Answers a speech request whose normalized body (`speechKeyOf`) a `fixtures` folder recorded (issue 22;
+ * `src/core/config/recording-schema.ts`): 200 with the recorded bytes, streamed in chunks as rendered audio is, and
+ * `Content-Type` exactly as recorded, whatever the seed. The model, voice, format and input length are not checked
+ * against the catalog: the upstream answered 200 to this very request. As for any speech call, a generation is
+ * made (`X-Generation-Id`, stored for `GET /generation`): when the model is in the catalog it is charged as a
+ * rendered call (characters × `pricing.prompt`; 402 when the balance cannot pay; the `:free` variant's limit);
+ * when it is not, nothing is charged, the generation costs 0 and names the requested model, with no provider.
+ * The journal's `audio` says `recorded: true` (its audio cannot be rendered again).
+ */
+function answerRecorded(ctx: GatewayContext, request: CoreRequest, account: Account, body: SpeechRequest, recorded: RecordedAudio): MaybePromise<OperationAnswer> {
+  const model: ResolvedModel = ctx.catalog.resolve(body.model) ?? uncataloged(body.model);
+  const characters = [...body.input].length;
+  const now = ctx.clock.now();
+  const charge = (): MaybePromise<void> => ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
+  const counted = model.variant === 'free' ? andThen(ctx.accounts.consumeFreeModelLimit(account, model.record.id, now), charge) : charge();
+  const durationMs = recordedDurationMs(recorded.contentType, recorded.bytes);
+  return andThen(andThen(counted, () => ctx.store.nextSerial()), (serial) => {
+    const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: durationMs }, generationIdOf(ctx.seed, serial));
+    return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => ({
+      response: { status: 200, headers: { 'Content-Type': recorded.contentType, 'X-Generation-Id': generation.id }, body: new ChunkedBody(recorded.bytes, undefined, durationMs) },
+      audio: { format: body.response_format, content_type: recorded.contentType, duration_ms: durationMs, voice: body.voice, speed: body.speed ?? 1, recorded: true as const },
+    }));
+  });
+}
+
+/** The stand-in for a recorded model the catalog does not have: priced 0, no provider (see {@link answerRecorded}). */
+function uncataloged(id: string): ResolvedModel {
+  return { record: { id, pricing: { prompt: '0', completion: '0' } } as ResolvedModel['record'], baseId: id, variant: null, speech: null };
 }
