@@ -32,6 +32,8 @@ function folder(files: Record<string, unknown>): string {
 }
 
 const KEY = 'Bearer sk-recorded';
+/** `GET {baseUrl}{path}`, the body parsed as JSON (read loosely: each case checks the fields it needs). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function get(server: RunningServer, path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, { headers: { Authorization: KEY } });
   return { status: res.status, body: await res.json() };
