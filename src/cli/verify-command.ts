@@ -1,0 +1,80 @@
+/**
+ * `mockrouter verify`: the drift check between the real gateway and the simulator (issue 22). The engine is
+ * `src/verify/`; this file parses the flags, reads the key from the environment and sets the exit code.
+ *
+ * @module
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_VERIFY_TIMEOUT_MS, VerifyError, jsonReport, textReport, verifyGateway } from '../verify/index.js';
+
+/** Exit codes of `mockrouter verify`: nothing drifted, something drifted, the check could not run. */
+export const VERIFY_EXIT = { same: 0, drift: 1, cannotRun: 2 } as const;
+
+/** `--timeout`: whole ms from 1 to 10 minutes. */
+function timeoutMs(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 600_000) {
+    throw new InvalidArgumentError(`expected a whole number of ms from 1 to 600000, got "${value}"`);
+  }
+  return n;
+}
+
+/** `text` with every occurrence of `key` replaced, so nothing printed can carry it (also an upstream's echo of it). */
+function withoutKey(text: string, key: string | undefined): string {
+  return key && key.trim() !== '' ? text.replaceAll(key.trim(), '[OPENROUTER_API_KEY]') : text;
+}
+
+const HELP_AFTER = `
+What it sends, with the key of OPENROUTER_API_KEY (to the upstream only; never printed), to the upstream and to an
+in-process mockrouter (built-in catalog), one request at a time:
+  GET /api/v1/models?output_modalities=speech, GET /api/v1/models/count?output_modalities=speech,
+  GET /api/v1/model/<id> and GET /api/v1/models/<id>/endpoints for each speech model both lists hold,
+  GET /api/v1/key, and GET /api/v1/credits (compared only when the upstream answers 200: it needs a management key).
+These reads cost nothing. With --spend, also POST /api/v1/audio/speech once in mp3 and once in pcm (input "Hi.",
+the first speech model both sides know that mockrouter answers in that format), then GET /api/v1/generation of
+each call's X-Generation-Id (asked again for up to 10 s until it answers 200): two speech calls' worth of credit.
+
+It compares status codes, the headers Content-Type, X-Generation-Id (its format) and Retry-After (its presence),
+and the JSON bodies' shapes: field names, types (integer and number alike; null only where the other side never
+has null), fields present on every object on one side only, and the values of a few enum fields. Each difference
+names its JSON path, its probe and what each side has.
+
+--upstream: the API is under /api/v1 of it (https://openrouter.ai -> https://openrouter.ai/api/v1; a URL already
+ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1).
+
+Exit codes: 0 nothing drifted, 1 drift, 2 could not run (no OPENROUTER_API_KEY, the upstream unreachable or
+timing out, a 401 from the upstream, a bad flag).
+Example: OPENROUTER_API_KEY=sk-or-... mockrouter verify --upstream https://openrouter.ai --json`;
+
+/**
+ * The `verify` command (commander), for the `mockrouter` program to add (`program.addCommand(verifyCommand())`).
+ * Its action prints the report (text, or JSON with `--json`) to stdout and sets `process.exitCode` to
+ * {@link VERIFY_EXIT}'s `same` or `drift`; when the check cannot run it prints `mockrouter verify: <why>` to stderr
+ * and sets `cannotRun`, as commander's own flag errors do (overridden from commander's 1, which means drift here).
+ */
+export function verifyCommand(): Command {
+  return new Command('verify')
+    .description('Compare the real gateway\'s answers with the simulator\'s (the drift check): exit 0 same, 1 drift, 2 could not run.')
+    .addOption(new Option('--upstream <url>', 'the gateway to compare with, e.g. https://openrouter.ai (the API under /api/v1)').makeOptionMandatory())
+    .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences} instead of the text report'))
+    .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup: costs credit'))
+    .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(timeoutMs))
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', HELP_AFTER)
+    .configureOutput({ outputError: (message, write) => write(`mockrouter verify: ${message.replace(/^error: /, '')}`) })
+    .exitOverride((error) => {
+      process.exit(error.exitCode === 0 ? 0 : VERIFY_EXIT.cannotRun);
+    })
+    .action(async (flags: { upstream: string; json?: boolean; spend?: boolean; timeout: number }) => {
+      const apiKey = process.env['OPENROUTER_API_KEY'];
+      try {
+        const report = await verifyGateway({ upstream: flags.upstream, apiKey, spend: flags.spend ?? false, timeoutMs: flags.timeout });
+        process.stdout.write(withoutKey(flags.json ? jsonReport(report) : textReport(report), apiKey));
+        process.exitCode = report.drift ? VERIFY_EXIT.drift : VERIFY_EXIT.same;
+      } catch (error) {
+        const message = error instanceof VerifyError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+        process.stderr.write(`mockrouter verify: ${withoutKey(message, apiKey)}\n`);
+        process.exitCode = VERIFY_EXIT.cannotRun;
+      }
+    });
+}

@@ -1,0 +1,56 @@
+/**
+ * What `mockrouter verify` reports (issue 22): the requests it sent to both sides and every difference it found.
+ * The `--json` document is a {@link VerifyReport} as it is.
+ *
+ * @module
+ */
+import type { ShapeDifference } from './shape.js';
+
+/**
+ * The probes, by name: `models` (`getModels` with `output_modalities=speech`), `models-count` (`listModelsCount`),
+ * `model` (`getModel` of each speech model both sides list), `endpoints` (`listEndpoints` of the same), `key`
+ * (`getCurrentKey`), `credits` (`getCredits`), and with `--spend` `speech-mp3`, `speech-pcm` (`createAudioSpeech`)
+ * and `generation` (`getGeneration` of each speech call's id).
+ */
+export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation';
+
+/** One request sent to both sides. */
+export interface ProbeResult {
+  readonly probe: ProbeName;
+  /** `GET /api/v1/models?output_modalities=speech`: the method, the path under the API base and the query. */
+  readonly request: string;
+  /** The upstream's status; `null` when it was not asked (a speech call the simulator could not make). */
+  readonly upstream: number | null;
+  /** The simulator's status. */
+  readonly mockrouter: number | null;
+  /** Whether the answers were compared (status and headers, and the JSON body's shape with the probe's others). */
+  readonly compared: boolean;
+  /** Why not, or what to know (`upstream 403: the key is no management key; not compared`). */
+  readonly note?: string;
+}
+
+/**
+ * One difference. `path` is the JSON path in the body (`data.endpoints[].pricing.prompt`; `''` for the whole
+ * body), `status` for the HTTP status, or `header <Name>`. `kind` is a {@link ShapeDifference}'s, or `status`,
+ * `header` or `body` (one side's body is no JSON). `upstream` and `mockrouter` say what each side has.
+ */
+export interface Difference {
+  readonly probe: ProbeName;
+  /** For `status`, `header` and `body`: the request it was seen on. */
+  readonly request?: string;
+  readonly path: string;
+  readonly kind: ShapeDifference['kind'] | 'status' | 'header' | 'body';
+  readonly upstream: string;
+  readonly mockrouter: string;
+}
+
+/** The drift check's outcome: `drift` when there is any difference. */
+export interface VerifyReport {
+  readonly drift: boolean;
+  /** The upstream's API base, e.g. `https://openrouter.ai/api/v1`. */
+  readonly upstream: string;
+  /** Whether speech calls (which cost credit) were sent (`--spend`). */
+  readonly spend: boolean;
+  readonly probes: readonly ProbeResult[];
+  readonly differences: readonly Difference[];
+}

@@ -1,0 +1,265 @@
+/**
+ * `mockrouter verify`, the drift check (issue 22), offline: the "real gateway" is another mockrouter (the standalone
+ * server), or a stand-in in front of one that rewrites the model lookup's answers. The engine through
+ * `verifyGateway`, the command through its action in a child process (from source, through tsx) for the exit codes,
+ * and the shape rules as functions.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../src/server/index.js';
+import { verifyGateway, textReport, type VerifyReport } from '../src/verify/index.js';
+import { addToShape, compareShapes, emptyShape } from '../src/verify/shape.js';
+import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
+import { apiBaseOf } from '../src/verify/sides.js';
+
+/** The key the tests hand to verify; it must never be printed. */
+const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
+/** The command's module, run from source in the child. */
+const COMMAND_MODULE = new URL('../src/cli/verify-command.ts', import.meta.url).pathname;
+/** The child's program: the `verify` command's action with the arguments after `--`. */
+const CHILD_PROGRAM = `
+const { verifyCommand } = await import(${JSON.stringify(COMMAND_MODULE)});
+await verifyCommand().parseAsync(process.argv.slice(1), { from: 'user' });
+`;
+/** Upper bound for one child run (tsx compiles the sources first; a whole check is a few dozen requests). */
+const RUN_WITHIN_MS = 60_000;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `mockrouter verify <args>` from source with `env` added (and `OPENROUTER_API_KEY` removed unless given). */
+async function runVerify(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  if (!('OPENROUTER_API_KEY' in env)) delete childEnv['OPENROUTER_API_KEY'];
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD_PROGRAM, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_WITHIN_MS);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** The key must appear nowhere the command wrote. */
+function expectNoKey(run: Run): void {
+  expect(run.stdout).not.toContain(KEY);
+  expect(run.stderr).not.toContain(KEY);
+}
+
+/** What the stand-in does to a model lookup's `data`. */
+type Rewrite = (data: Record<string, unknown>) => void;
+
+/** The three changes the drift test expects named: a renamed field, a new one, a changed type. */
+const DRIFTED: Rewrite = (data) => {
+  data['context_window'] = data['context_length'];
+  delete data['context_length'];
+  data['new_field'] = 1;
+  data['created'] = String(data['created']);
+};
+
+/**
+ * A stand-in upstream: forwards every request to `target` (a mockrouter) and answers what it answers, except the
+ * model lookup's JSON 200s (`GET /api/v1/model/...`), whose `data` it passes through `rewrite`.
+ */
+async function startStandIn(target: RunningServer, rewrite: Rewrite): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const forwarded = httpRequest(
+      { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers: request.headers },
+      (answer: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks);
+          const headers = { ...answer.headers };
+          if (request.url!.startsWith('/api/v1/model/') && answer.statusCode === 200) {
+            const json = JSON.parse(body.toString('utf8')) as { data: Record<string, unknown> };
+            rewrite(json.data);
+            body = Buffer.from(JSON.stringify(json));
+          }
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(body.length);
+          response.writeHead(answer.statusCode!, headers).end(body);
+        });
+      },
+    );
+    request.pipe(forwarded);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A port nothing listens on: bound, then released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('the shape rules', () => {
+  const shapeOf = (...values: unknown[]) => {
+    const shape = emptyShape();
+    for (const value of values) addToShape(shape, value);
+    return shape;
+  };
+
+  it('names a field one side lacks once, at its highest path, and compares arrays by the union of their elements', () => {
+    const upstream = shapeOf({ data: [{ id: 'a', extra: { x: 1 } }, { id: 'b', pricing: { prompt: '0' } }] });
+    const mockrouter = shapeOf({ data: [{ id: 'a', pricing: { prompt: 0 } }] });
+    expect(compareShapes(upstream, mockrouter)).toEqual([
+      { path: 'data[].extra', kind: 'field', upstream: 'object', mockrouter: 'absent' },
+      { path: 'data[].pricing', kind: 'required', upstream: 'on 1 of 2 objects', mockrouter: 'on every object (1)' },
+      { path: 'data[].pricing.prompt', kind: 'type', upstream: 'string', mockrouter: 'integer' },
+    ]);
+  });
+
+  it('takes integer and number as one type, and null only where the other side never has null', () => {
+    // x: sometimes null on both sides; w: only null on one side, sometimes on the other: both agree.
+    const a = shapeOf({ n: 1, x: null, y: 'a', z: null, w: null }, { n: 0.5, x: 'b', y: 'c', z: null, w: null });
+    const b = shapeOf({ n: 2, x: null, y: null, z: 'd', w: 'e' }, { n: 3, x: 'f', y: 'g', z: 'h', w: null });
+    expect(compareShapes(a, b)).toEqual([
+      { path: 'y', kind: 'null', upstream: 'string', mockrouter: 'null|string' },
+      { path: 'z', kind: 'null', upstream: 'null', mockrouter: 'string' },
+    ]);
+  });
+
+  it('reports enum values one side uses and the other never does, only for the listed enum fields', () => {
+    const a = shapeOf({ data: { endpoints: [{ quantization: 'fp8', status: 0, tag: 'x' }] } });
+    const b = shapeOf({ data: { endpoints: [{ quantization: 'unknown', status: 0, tag: 'y' }] } });
+    expect(compareShapes(a, b)).toEqual([
+      { path: 'data.endpoints[].quantization', kind: 'enum', upstream: 'uses "fp8"', mockrouter: 'never (uses "unknown")' },
+      { path: 'data.endpoints[].quantization', kind: 'enum', upstream: 'never (uses "fp8")', mockrouter: 'uses "unknown"' },
+    ]);
+  });
+
+  it('reads headers as clients do, and the upstream URL as an API base', () => {
+    expect(generationIdFormat('gen-tts-1795568241-sD6nb04CYgypb8Nq8qNF')).toBe('gen-tts-<10 digits>-<20 alphanumerics>');
+    expect(contentTypeOf('application/json; charset=utf-8')).toBe('application/json');
+    expect(contentTypeOf('audio/pcm; rate=24000; channels=1')).toBe('audio/pcm;rate=24000;channels=1');
+    expect(apiBaseOf('https://openrouter.ai').href).toBe('https://openrouter.ai/api/v1');
+    expect(apiBaseOf('https://openrouter.ai/api/v1/').href).toBe('https://openrouter.ai/api/v1');
+    expect(apiBaseOf('http://proxy:8080/or').href).toBe('http://proxy:8080/or/api/v1');
+  });
+});
+
+describe('verify against another mockrouter', () => {
+  let real: RunningServer;
+  let standIn: Awaited<ReturnType<typeof startStandIn>>;
+  let refusing: RunningServer;
+  beforeAll(async () => {
+    real = await startServer({ port: 0, seed: 7 });
+    standIn = await startStandIn(real, DRIFTED);
+    refusing = await startServer({ port: 0, keys: ['sk-other'] });
+  });
+  afterAll(async () => {
+    await standIn?.close();
+    await real?.close();
+    await refusing?.close();
+  });
+
+  it('finds no drift against a matching gateway, with and without --spend', async () => {
+    const reads = await verifyGateway({ upstream: real.url, apiKey: KEY });
+    expect(reads.differences).toEqual([]);
+    expect(reads.drift).toBe(false);
+    expect(reads.probes.map((probe) => probe.probe)).toEqual(['models', 'models-count', ...Array(6).fill('model'), ...Array(6).fill('endpoints'), 'key', 'credits']);
+    expect(reads.probes.every((probe) => probe.compared && probe.upstream === 200 && probe.mockrouter === 200)).toBe(true);
+    // Nothing that costs credit was sent without --spend.
+    expect(real.gateway.journal.list().some((entry) => entry.operation === 'speech' || entry.operation === 'generation')).toBe(false);
+
+    const spent: VerifyReport = await verifyGateway({ upstream: real.url, apiKey: KEY, spend: true });
+    expect(spent.differences).toEqual([]);
+    expect(spent.probes.filter((probe) => probe.probe.startsWith('speech') || probe.probe === 'generation').map((probe) => [probe.probe, probe.upstream, probe.mockrouter])).toEqual([
+      ['speech-mp3', 200, 200],
+      ['generation', 200, 200],
+      ['speech-pcm', 200, 200],
+      ['generation', 200, 200],
+    ]);
+    expect(textReport(spent)).toMatch(/No drift/);
+  });
+
+  it('names a renamed field, a new one and a changed type of the model lookup, by path and side', async () => {
+    const report = await verifyGateway({ upstream: standIn.url, apiKey: KEY });
+    expect(report.drift).toBe(true);
+    expect(report.differences).toEqual([
+      { probe: 'model', path: 'data.context_length', kind: 'field', upstream: 'absent', mockrouter: 'integer' },
+      { probe: 'model', path: 'data.context_window', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
+      { probe: 'model', path: 'data.created', kind: 'type', upstream: 'string', mockrouter: 'integer' },
+      { probe: 'model', path: 'data.new_field', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
+    ]);
+  });
+
+  it('exits 0 on no drift and 1 on drift, with the report on stdout and never the key', async () => {
+    const same = await runVerify(['--upstream', real.url], { OPENROUTER_API_KEY: KEY });
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/No drift/);
+    expectNoKey(same);
+
+    const spent = await runVerify(['--upstream', `${real.url}/api/v1`, '--spend', '--json'], { OPENROUTER_API_KEY: KEY });
+    expect(spent.code).toBe(0);
+    expect(JSON.parse(spent.stdout)).toMatchObject({ drift: false, spend: true, differences: [] });
+    expectNoKey(spent);
+
+    const text = await runVerify(['--upstream', standIn.url], { OPENROUTER_API_KEY: KEY });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('only upstream has data.context_window');
+    expect(text.stdout).toContain('only mockrouter has data.context_length');
+    expect(text.stdout).toContain('only upstream has data.new_field');
+    expect(text.stdout).toContain('data.created: upstream: string, mockrouter: integer');
+    expectNoKey(text);
+
+    const json = await runVerify(['--upstream', standIn.url, '--json'], { OPENROUTER_API_KEY: KEY });
+    expect(json.code).toBe(1);
+    const document = JSON.parse(json.stdout) as VerifyReport;
+    expect(document.drift).toBe(true);
+    expect(document.differences.map((d) => [d.probe, d.path, d.kind, d.upstream, d.mockrouter])).toEqual([
+      ['model', 'data.context_length', 'field', 'absent', 'integer'],
+      ['model', 'data.context_window', 'field', 'integer', 'absent'],
+      ['model', 'data.created', 'type', 'string', 'integer'],
+      ['model', 'data.new_field', 'field', 'integer', 'absent'],
+    ]);
+    expectNoKey(json);
+  });
+
+  it('exits 2 when it cannot run: an unreachable upstream (named), a 401, no key, a bad flag', async () => {
+    const port = await freePort();
+    const unreachable = await runVerify(['--upstream', `http://127.0.0.1:${port}`], { OPENROUTER_API_KEY: KEY });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain(`cannot reach the upstream http://127.0.0.1:${port}/api/v1`);
+    expect(unreachable.stdout).toBe('');
+    expectNoKey(unreachable);
+
+    const refused = await runVerify(['--upstream', refusing.url, '--json'], { OPENROUTER_API_KEY: KEY });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/answered 401 to GET .*\/api\/v1\/models: the key in OPENROUTER_API_KEY was refused/);
+    expect(refused.stdout).toBe('');
+    expectNoKey(refused);
+
+    const noKey = await runVerify(['--upstream', real.url]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/OPENROUTER_API_KEY is not set/);
+
+    const noUpstream = await runVerify([], { OPENROUTER_API_KEY: KEY });
+    expect(noUpstream.code).toBe(2);
+    expect(noUpstream.stderr).toMatch(/--upstream/);
+    expectNoKey(noUpstream);
+  });
+});
