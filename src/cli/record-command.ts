@@ -1,0 +1,100 @@
+/**
+ * `mockrouter record --upstream <url> --out <dir>` (issue 22): runs the recording proxy of `src/record/` until
+ * SIGINT or SIGTERM.
+ *
+ * @module
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigFileError } from '../core/config/validate-config.js';
+import { DEFAULT_RECORD_PORT, UpstreamError, startRecorder, upstreamOf } from '../record/index.js';
+import { createLogger } from './logger.js';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError(`expected an integer from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+function upstream(value: string): string {
+  try {
+    upstreamOf(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as UpstreamError).message.replace(/^--upstream: /, ''));
+  }
+  return value;
+}
+
+/** The parsed flags of `mockrouter record`. */
+interface RecordFlags {
+  upstream: string;
+  out: string;
+  port: number;
+  host: string;
+  quiet?: boolean;
+}
+
+/**
+ * The `record` command (commander). Its action starts the recorder, prints one ready line
+ * `mockrouter record listening on <base URL> → <upstream>, writing <dir>`, logs one line per request (method, URL
+ * with credentials' query values redacted, status, ms, what was written) unless `--quiet`, and on SIGINT or SIGTERM
+ * stops, waits for the writes under way, and exits 0. A bad flag or folder prints `mockrouter record: <problem>` and
+ * exits 1.
+ */
+export function recordCommand(): Command {
+  return new Command('record')
+    .description('Record the real gateway: a proxy that forwards each request to --upstream and writes what comes back to --out, for --fixtures <dir> to serve')
+    .addOption(new Option('--upstream <url>', 'the gateway to forward to: http(s) origin with an optional path prefix; /api/v1/... is forwarded to <url>/api/v1/... (a URL ending in /api/v1 means the same), e.g. https://openrouter.ai').makeOptionMandatory().argParser(upstream))
+    .addOption(new Option('--out <dir>', 'folder to write (created when missing; a folder recorded before is added to)').makeOptionMandatory())
+    .addOption(new Option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port').default(DEFAULT_RECORD_PORT).argParser(port))
+    .addOption(new Option('-H, --host <host>', 'interface to bind').default('127.0.0.1'))
+    .addOption(new Option('-q, --quiet', 'do not log requests (the ready line and warnings are still printed)'))
+    .addHelpText(
+      'after',
+      '\nPoint your client\'s base URL at the printed URL and use your real key: its Authorization is passed to the upstream, ' +
+        'nothing else is added, and the answer (status, headers, bytes) comes back as it streams.\n\n' +
+        'Written to --out, each file replaced whole (temporary file, then rename) so a crash loses nothing recorded before it:\n' +
+        '  models.json        model records (200 of model lookups, the model list), their endpoints\' providers, a speech entry per TTS model\n' +
+        '  generations.json   generation records (200 of GET /generation?id=)\n' +
+        '  audio/index.json   speech answers (200 of POST /audio/speech), keyed by the normalized request body; the bytes in audio/<sha256>.mp3|.pcm\n' +
+        '  scenarios/recorded.yaml  error answers (status, message, metadata, Retry-After) as rules of the scenario "recorded"\n' +
+        'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded. Request headers are never written; ' +
+        'no key, cookie or Authorization value is written or logged.\n\n' +
+        'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. Stops on SIGINT or SIGTERM once the writes under way are done.\n',
+    )
+    .action(async (flags: RecordFlags) => {
+      let recorder: Awaited<ReturnType<typeof startRecorder>>;
+      try {
+        recorder = await startRecorder({
+          upstream: flags.upstream,
+          out: flags.out,
+          port: flags.port,
+          host: flags.host,
+          logger: flags.quiet ? warningsOnly() : await createLogger(),
+        });
+      } catch (error) {
+        const message = error instanceof ConfigFileError || error instanceof UpstreamError ? error.message : `${(error as Error).message ?? String(error)}`;
+        process.stderr.write(`mockrouter record: ${message}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(`mockrouter record listening on ${recorder.baseUrl} → ${recorder.upstream}, writing ${flags.out}\n`);
+      let closing = false;
+      const stop = () => {
+        if (closing) return;
+        closing = true;
+        recorder.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+}
+
+/** With `--quiet`: warnings (an answer not recorded, a write that failed) on stderr, nothing else. */
+function warningsOnly() {
+  return {
+    info: () => undefined,
+    warn: (entry: object, message?: string) => process.stderr.write(`mockrouter record: ${message ?? ''} ${JSON.stringify(entry)}\n`),
+  };
+}

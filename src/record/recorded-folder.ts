@@ -1,0 +1,366 @@
+/**
+ * The recorder's picture of its `--out` folder (issue 22; format: `src/core/config/recording-schema.ts`): what the
+ * folder held at start plus what was recorded since, and the files that picture becomes. Every change rewrites the
+ * files it touches whole, atomically (`folder-writer.ts`), so the folder loads after any crash.
+ *
+ * What each file holds is chosen so that `parseFixtures` (`src/core/config/validate-fixtures.ts`) always accepts it:
+ * records are checked against their schema before they are kept; providers and aliases of a model not (yet)
+ * recorded are held in memory and written once the model is; each speech model gets a `speech` entry.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify as yamlStringify } from 'yaml';
+import * as z from 'zod';
+import {
+  GenerationRecordSchema,
+  ModelRecordSchema,
+  type Alias,
+  type GenerationRecord,
+  type ModelRecord,
+  type ModelsFile,
+  type ProviderEntry,
+  type SpeechModelInfo,
+} from '../core/config/fixture-schema.js';
+import {
+  AUDIO_FOLDER,
+  AUDIO_INDEX_FILE,
+  AudioIndexSchema,
+  RECORDED_SCENARIO,
+  RECORDED_SCENARIO_FILE,
+  type AudioRecording,
+} from '../core/config/recording-schema.js';
+import { validateConfig } from '../core/config/validate-config.js';
+import { FixtureError, parseFixtures } from '../core/config/validate-fixtures.js';
+import { detailsLink, splitVariant } from '../core/catalog/variants.js';
+import { parseScenario, ScenarioError } from '../core/scenarios/parse.js';
+import type { Rule } from '../core/scenarios/schema.js';
+import type { Operation } from '../core/http/routes.js';
+import { readConfigValue } from '../node/read-config-file.js';
+import { FolderWriter, removeLeftovers } from './folder-writer.js';
+
+/** `max_input_chars` of a recorded speech model's entry when the folder had none: the gateway's documented limit for OpenAI TTS. */
+export const DEFAULT_MAX_INPUT_CHARS = 4096;
+/** `response_formats` of a recorded speech model's entry when no speech call of it was recorded. */
+export const DEFAULT_RESPONSE_FORMATS: readonly ('mp3' | 'pcm')[] = ['mp3', 'pcm'];
+
+/** The folder's files, by role. */
+export interface FolderFiles {
+  models: string;
+  generations: string;
+  audioDir: string;
+  audioIndex: string;
+  scenario: string;
+}
+
+/** The paths of the files of the recorded folder `dir`. */
+export function folderFiles(dir: string): FolderFiles {
+  const audioDir = join(dir, AUDIO_FOLDER);
+  return {
+    models: join(dir, 'models.json'),
+    generations: join(dir, 'generations.json'),
+    audioDir,
+    audioIndex: join(audioDir, AUDIO_INDEX_FILE),
+    scenario: join(dir, 'scenarios', RECORDED_SCENARIO_FILE),
+  };
+}
+
+/** A recorded error answer, as the recorder read it from the upstream's envelope. */
+export interface RecordedError {
+  operation: Operation;
+  /** The model of the request (speech body `model`, or the lookup's or endpoints' `author/slug`), when it has one. */
+  model?: string | undefined;
+  status: number;
+  message: string;
+  metadata?: Record<string, unknown> | null | undefined;
+  /** The upstream's `Retry-After`, as sent. */
+  retryAfter?: string | undefined;
+}
+
+/** How a model record was kept, or why not. */
+export type ModelOutcome = 'recorded' | 'variant-of-known-base' | 'alias' | `invalid: ${string}`;
+
+/** The saved answer of `GET /api/v1/models` (`{"data": [<Model>, ...]}`), which `models.json` may also hold. */
+const SavedModelsAnswerSchema = z.looseObject({ data: z.array(ModelRecordSchema) });
+
+/** The recorded folder: its state in memory and the writes that keep the files in step. */
+export class RecordedFolder {
+  readonly files: FolderFiles;
+  private readonly writer = new FolderWriter();
+  private readonly models = new Map<string, { record: ModelRecord; fromVariant: boolean }>();
+  private readonly aliases = new Map<string, Alias>();
+  private readonly speech = new Map<string, SpeechModelInfo>();
+  private readonly providers = new Map<string, ProviderEntry[]>();
+  private readonly speechFormats = new Map<string, Set<'mp3' | 'pcm'>>();
+  private readonly generations = new Map<string, GenerationRecord>();
+  private readonly audio = new Map<string, AudioRecording>();
+  private readonly rules: Rule[] = [];
+  private readonly ruleKeys = new Map<string, Rule>();
+  private description = 'Error answers recorded by mockrouter record.';
+  /** Whether `models.json` exists (it did at start, or a write of it was asked for). */
+  private modelsWritten = false;
+
+  private constructor(dir: string) {
+    this.files = folderFiles(dir);
+  }
+
+  /**
+   * Reads what `dir` already holds (nothing, for a new folder), so recording adds to it; removes the temporary
+   * files a killed recorder left.
+   *
+   * @param upstream the upstream's origin and path (no credentials), named in the scenario's description.
+   * @throws {FixtureError} when `models.json`, `generations.json` or `audio/index.json` exists and is not valid
+   *   (the message names the file, the path inside it and what was expected).
+   * @throws {ScenarioError} when `scenarios/recorded.yaml` exists and is not a valid scenario.
+   */
+  static async open(dir: string, upstream: string): Promise<RecordedFolder> {
+    const folder = new RecordedFolder(dir);
+    const { files } = folder;
+    folder.description = `Error answers recorded by mockrouter record from ${upstream}.`;
+    const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
+    await removeLeftovers(dir, owned);
+    await removeLeftovers(files.audioDir, owned);
+    await removeLeftovers(join(dir, 'scenarios'), owned);
+    folder.loadModels();
+    folder.loadGenerations();
+    folder.loadAudio();
+    folder.loadScenario();
+    // The folder as it will be written must load: the recorder never turns a valid folder into an invalid one.
+    parseFixtures(folder.modelsFile(), { generations: [...folder.generations.values()] }, files.models, files.generations);
+    return folder;
+  }
+
+  private loadModels(): void {
+    const file = this.files.models;
+    if (!existsSync(file)) return;
+    this.modelsWritten = true;
+    const value = readConfigValue(file, FixtureError);
+    if (value !== null && typeof value === 'object' && 'data' in value && !('models' in value)) {
+      const saved = validateConfig(file, value, SavedModelsAnswerSchema, FixtureError);
+      for (const record of saved.data) this.models.set(record.id, { record, fromVariant: false });
+      return;
+    }
+    const parsed = parseFixtures(value, { generations: [] }, file);
+    for (const record of parsed.models) this.models.set(record.id, { record, fromVariant: false });
+    for (const alias of parsed.aliases) this.aliases.set(alias.alias, alias);
+    for (const [id, info] of Object.entries(parsed.speech)) this.speech.set(id, info);
+    for (const [id, entries] of Object.entries(parsed.providers ?? {})) this.providers.set(id, entries);
+  }
+
+  private loadGenerations(): void {
+    const file = this.files.generations;
+    if (!existsSync(file)) return;
+    const parsed = parseFixtures({ models: [], aliases: [], speech: {} }, readConfigValue(file, FixtureError), 'models.json', file);
+    for (const record of parsed.generations) this.generations.set(record.id, record);
+  }
+
+  private loadAudio(): void {
+    const file = this.files.audioIndex;
+    if (!existsSync(file)) return;
+    const index = validateConfig(file, readConfigValue(file, FixtureError), AudioIndexSchema, FixtureError);
+    for (const entry of index.recordings) {
+      this.audio.set(entry.key, entry);
+      this.noteFormat(entry.key);
+    }
+  }
+
+  private loadScenario(): void {
+    const file = this.files.scenario;
+    if (!existsSync(file)) return;
+    const scenario = parseScenario(readConfigValue(file, ScenarioError), file);
+    if (scenario.name !== RECORDED_SCENARIO) {
+      throw new ScenarioError(file, 'name', `expected "${RECORDED_SCENARIO}" (the recorder's scenario), got "${scenario.name}"`);
+    }
+    if (scenario.description !== undefined) this.description = scenario.description;
+    for (const rule of scenario.rules) {
+      this.rules.push(rule);
+      if (rule.error !== undefined) this.ruleKeys.set(errorKey(rule.match?.operation ?? 'any', rule.match?.model, rule.error.status, rule.error.message), rule);
+    }
+  }
+
+  /**
+   * Keeps model records (a lookup's `data`, each of a list's `data`): a later record of an id replaces the earlier.
+   * A variant's record (`<base>:free`) is kept under the base id, only while no record of the base itself was
+   * recorded (its `id`, `name` suffix and `links.details` turned back into the base's; pricing as the variant's).
+   * An alias record (`~author/family-latest`, with `alias_target`) becomes an alias entry. Writes `models.json`.
+   *
+   * @returns the outcome of each record, in order.
+   */
+  async addModels(records: readonly unknown[]): Promise<ModelOutcome[]> {
+    const outcomes = records.map((value) => this.keepModel(value));
+    if (outcomes.some((o) => o === 'recorded' || o === 'alias')) await this.writeModels();
+    return outcomes;
+  }
+
+  private keepModel(value: unknown): ModelOutcome {
+    const parsed = ModelRecordSchema.safeParse(value);
+    if (!parsed.success) return `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trimEnd() as ModelOutcome;
+    const record = parsed.data;
+    const speaks = record.architecture.output_modalities.includes('speech');
+    if (speaks && (record.supported_voices === null || record.supported_voices.length === 0)) return 'invalid: a speech model without supported_voices';
+    if (record.alias_target !== undefined) {
+      this.aliases.set(record.id, { alias: record.id, target: record.alias_target.slug, alias_target: true });
+      return 'alias';
+    }
+    const parts = splitVariant(record.id);
+    if (parts?.variant) {
+      const known = this.models.get(parts.name);
+      if (known !== undefined && !known.fromVariant) return 'variant-of-known-base';
+      const suffix = ` (${parts.variant})`;
+      const name = record.name.endsWith(suffix) ? record.name.slice(0, -suffix.length) : record.name;
+      this.models.set(parts.name, { record: { ...record, id: parts.name, name, links: { ...record.links, details: detailsLink(parts.name) } }, fromVariant: true });
+      return 'recorded';
+    }
+    this.models.set(record.id, { record, fromVariant: false });
+    return 'recorded';
+  }
+
+  /**
+   * Keeps the providers of a model from its endpoints answer (replacing earlier ones); written with the model's
+   * record, so held in memory until one is recorded. Writes `models.json`.
+   */
+  async addProviders(modelId: string, entries: readonly ProviderEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    this.providers.set(splitVariant(modelId)?.name ?? modelId, [...entries]);
+    await this.writeModels();
+  }
+
+  /** Whether `modelId`'s providers will be in `models.json` now (its record is known). */
+  knowsModel(modelId: string): boolean {
+    return this.models.has(modelId);
+  }
+
+  /** Keeps a generation record, replacing one with the same id. Writes `generations.json`. */
+  async addGeneration(value: unknown): Promise<string> {
+    const parsed = GenerationRecordSchema.safeParse(value);
+    if (!parsed.success) return `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trimEnd();
+    this.generations.set(parsed.data.id, parsed.data);
+    await this.ensureModels();
+    await this.writer.write(this.files.generations, () => json({ generations: [...this.generations.values()] }));
+    return 'recorded';
+  }
+
+  /**
+   * Keeps a speech answer: its bytes in `audio/<entry.file>` first, then `models.json` (rewritten when the model is
+   * known, since its `response_formats` follow the formats recorded; written empty when there is none yet), then its
+   * entry in `audio/index.json` (replacing the entry of the same key): so the index never names a file that is not
+   * whole, and never exists without `models.json`.
+   */
+  async addAudio(entry: AudioRecording, bytes: Uint8Array): Promise<void> {
+    await this.writer.write(join(this.files.audioDir, entry.file), () => bytes);
+    this.audio.set(entry.key, entry);
+    const model = this.noteFormat(entry.key);
+    await (model !== undefined && this.models.has(model) ? this.writeModels() : this.ensureModels());
+    await this.writer.write(this.files.audioIndex, () => json({ recordings: [...this.audio.values()] }));
+  }
+
+  /**
+   * Keeps an error answer as a rule of the `recorded` scenario: `{name: <operation>-<status>-<n>, match, times,
+   * error}`. The same operation, model, status and message again adds one to the rule's `times` instead of a new
+   * rule. Writes `scenarios/recorded.yaml`.
+   *
+   * @returns the rule's name.
+   */
+  async addError(error: RecordedError): Promise<string> {
+    const key = errorKey(error.operation, error.model, error.status, error.message);
+    const known = this.ruleKeys.get(key);
+    let name: string;
+    if (known !== undefined) {
+      known.times = (known.times ?? 1) + 1;
+      name = known.name ?? '';
+    } else {
+      const prefix = `${error.operation}-${error.status}-`;
+      const n = 1 + this.rules.filter((r) => r.name?.startsWith(prefix)).length;
+      name = `${prefix}${n}`;
+      const rule: Rule = {
+        name,
+        match: { operation: error.operation, ...(error.model === undefined ? {} : { model: error.model }) },
+        times: 1,
+        error: {
+          status: error.status,
+          message: error.message,
+          ...(error.metadata === undefined ? {} : { metadata: error.metadata }),
+          ...(error.retryAfter === undefined ? {} : { headers: { 'Retry-After': error.retryAfter } }),
+        },
+      };
+      this.rules.push(rule);
+      this.ruleKeys.set(key, rule);
+    }
+    await this.ensureModels();
+    await this.writer.write(this.files.scenario, () =>
+      yamlStringify({ name: RECORDED_SCENARIO, description: this.description, rules: this.rules }, { lineWidth: 0 }),
+    );
+    return name;
+  }
+
+  /** Resolves once every write asked for so far is on disk. */
+  idle(): Promise<void> {
+    return this.writer.idle();
+  }
+
+  /** The response format of a recorded speech key, noted for its model's `response_formats`; returns the model. */
+  private noteFormat(key: string): string | undefined {
+    const body = JSON.parse(key) as { model?: unknown; response_format?: unknown };
+    if (typeof body.model !== 'string' || (body.response_format !== 'mp3' && body.response_format !== 'pcm')) return undefined;
+    const id = splitVariant(body.model)?.name ?? body.model;
+    const formats = this.speechFormats.get(id) ?? new Set();
+    formats.add(body.response_format);
+    this.speechFormats.set(id, formats);
+    return id;
+  }
+
+  private writeModels(): Promise<void> {
+    this.modelsWritten = true;
+    return this.writer.write(this.files.models, () => json(this.modelsFile()));
+  }
+
+  /**
+   * Writes `models.json` once when the folder has none yet, so a folder holding anything recorded loads with
+   * `--fixtures` (which requires it): an empty catalog until a model record is recorded.
+   */
+  private ensureModels(): Promise<void> | undefined {
+    return this.modelsWritten ? undefined : this.writeModels();
+  }
+
+  /**
+   * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
+   * entry for each speech model — the folder's own entry when it had one (its `provider_name` moved to the first
+   * recorded provider when it is not among them), else `provider_name` from the first recorded provider or the
+   * part of the record's `name` before `: `, `response_formats` from the speech calls recorded (else
+   * {@link DEFAULT_RESPONSE_FORMATS}), `max_input_chars` {@link DEFAULT_MAX_INPUT_CHARS}.
+   */
+  modelsFile(): ModelsFile {
+    const models = [...this.models.values()].map((m) => m.record);
+    const ids = new Set(models.map((m) => m.id));
+    const providers: Record<string, ProviderEntry[]> = {};
+    for (const [id, entries] of this.providers) if (ids.has(id)) providers[id] = entries;
+    const speech: Record<string, SpeechModelInfo> = {};
+    for (const record of models) {
+      if (!record.architecture.output_modalities.includes('speech')) continue;
+      const own = this.speech.get(record.id);
+      const recorded = providers[record.id];
+      const named = record.name.includes(': ') ? record.name.slice(0, record.name.indexOf(': ')) : record.id.slice(0, record.id.indexOf('/'));
+      let providerName = own?.provider_name ?? recorded?.[0]?.provider_name ?? named;
+      if (recorded !== undefined && !recorded.some((p) => p.provider_name === providerName)) providerName = recorded[0]!.provider_name;
+      const formats = this.speechFormats.get(record.id);
+      speech[record.id] = {
+        ...own,
+        provider_name: providerName || record.id,
+        response_formats: formats ? (['mp3', 'pcm'] as const).filter((f) => formats.has(f)) : (own?.response_formats ?? [...DEFAULT_RESPONSE_FORMATS]),
+        max_input_chars: own?.max_input_chars ?? DEFAULT_MAX_INPUT_CHARS,
+      };
+      if (own && formats) speech[record.id]!.response_formats = [...new Set([...own.response_formats, ...speech[record.id]!.response_formats])];
+    }
+    const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
+    return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };
+  }
+}
+
+function errorKey(operation: string, model: string | undefined, status: number, message: string | undefined): string {
+  return JSON.stringify([operation, model ?? null, status, message ?? null]);
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
