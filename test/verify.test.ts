@@ -24,6 +24,8 @@ const CHILD_PROGRAM = `
 const { verifyCommand } = await import(${JSON.stringify(COMMAND_MODULE)});
 await verifyCommand().parseAsync(process.argv.slice(1), { from: 'user' });
 `;
+/** Upper bound for a test that runs whole checks or child processes (several; each compiles the sources first). */
+const SLOW_TEST_MS = 180_000;
 /** Upper bound for one child run (tsx compiles the sources first; a whole check is a few dozen requests). */
 const RUN_WITHIN_MS = 60_000;
 
@@ -65,11 +67,15 @@ const DRIFTED: Rewrite = (data) => {
   data['created'] = String(data['created']);
 };
 
+/** What the stand-in does to the headers of an answer to `path` (lower-case names). */
+type HeaderRewrite = (path: string, headers: Record<string, string | string[] | undefined>) => void;
+
 /**
  * A stand-in upstream: forwards every request to `target` (a mockrouter) and answers what it answers, except the
- * model lookup's JSON 200s (`GET /api/v1/model/...`), whose `data` it passes through `rewrite`.
+ * model lookup's JSON 200s (`GET /api/v1/model/...`), whose `data` it passes through `rewrite`, and every answer's
+ * headers, which it passes through `rewriteHeaders`.
  */
-async function startStandIn(target: RunningServer, rewrite: Rewrite): Promise<{ url: string; close(): Promise<void> }> {
+async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHeaders: HeaderRewrite = () => {}): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const forwarded = httpRequest(
       { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers: request.headers },
@@ -84,6 +90,7 @@ async function startStandIn(target: RunningServer, rewrite: Rewrite): Promise<{ 
             rewrite(json.data);
             body = Buffer.from(JSON.stringify(json));
           }
+          rewriteHeaders(request.url!, headers);
           delete headers['transfer-encoding'];
           headers['content-length'] = String(body.length);
           response.writeHead(answer.statusCode!, headers).end(body);
@@ -168,12 +175,12 @@ describe('verify against another mockrouter', () => {
     real = await startServer({ port: 0, seed: 7 });
     standIn = await startStandIn(real, DRIFTED);
     refusing = await startServer({ port: 0, keys: ['sk-other'] });
-  });
+  }, SLOW_TEST_MS);
   afterAll(async () => {
     await standIn?.close();
     await real?.close();
     await refusing?.close();
-  });
+  }, SLOW_TEST_MS);
 
   it('finds no drift against a matching gateway, with and without --spend', async () => {
     const reads = await verifyGateway({ upstream: real.url, apiKey: KEY });
@@ -193,7 +200,25 @@ describe('verify against another mockrouter', () => {
       ['generation', 200, 200],
     ]);
     expect(textReport(spent)).toMatch(/No drift/);
-  });
+  }, SLOW_TEST_MS);
+
+  it('compares /credits only when the upstream answers 200 (a key that is no management key gets 403 there)', async () => {
+    const keyed = await startServer({ port: 0, keys: [{ key: KEY, management: false }] });
+    try {
+      const report = await verifyGateway({ upstream: keyed.url, apiKey: KEY });
+      expect(report.differences).toEqual([]);
+      expect(report.probes.find((probe) => probe.probe === 'credits')).toEqual({
+        probe: 'credits',
+        request: 'GET /api/v1/credits',
+        upstream: 403,
+        mockrouter: null,
+        compared: false,
+        note: 'upstream 403: only a management key may read credits; compared only when the upstream answers 200',
+      });
+    } finally {
+      await keyed.close();
+    }
+  }, SLOW_TEST_MS);
 
   it('names a renamed field, a new one and a changed type of the model lookup, by path and side', async () => {
     const report = await verifyGateway({ upstream: standIn.url, apiKey: KEY });
@@ -204,7 +229,29 @@ describe('verify against another mockrouter', () => {
       { probe: 'model', path: 'data.created', kind: 'type', upstream: 'string', mockrouter: 'integer' },
       { probe: 'model', path: 'data.new_field', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
     ]);
-  });
+  }, SLOW_TEST_MS);
+
+  it('names the headers clients read when they differ: Content-Type and the format of X-Generation-Id', async () => {
+    const headersDrift = await startStandIn(real, () => {}, (path, headers) => {
+      if (path !== '/api/v1/audio/speech') return;
+      headers['x-generation-id'] = 'gen-1234';
+      if (headers['content-type'] === 'audio/mpeg') headers['content-type'] = 'audio/mp3';
+    });
+    try {
+      // The rewritten ids are no generation's: their lookups answer 404 upstream, asked once (no wait).
+      const report = await verifyGateway({ upstream: headersDrift.url, apiKey: KEY, spend: true, generationWaitMs: 0 });
+      const model = 'openai/gpt-4o-mini-tts-2025-12-15';
+      expect(report.differences).toEqual([
+        { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header Content-Type', kind: 'header', upstream: 'audio/mp3', mockrouter: 'audio/mpeg' },
+        { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header X-Generation-Id', kind: 'header', upstream: 'gen-<4 digits>', mockrouter: 'gen-tts-<10 digits>-<20 alphanumerics>' },
+        { probe: 'generation', request: "GET /api/v1/generation?id=<the mp3 call's X-Generation-Id>", path: 'status', kind: 'status', upstream: '404', mockrouter: '200' },
+        { probe: 'speech-pcm', request: `POST /api/v1/audio/speech (${model}, voice alloy, pcm)`, path: 'header X-Generation-Id', kind: 'header', upstream: 'gen-<4 digits>', mockrouter: 'gen-tts-<10 digits>-<20 alphanumerics>' },
+        { probe: 'generation', request: "GET /api/v1/generation?id=<the pcm call's X-Generation-Id>", path: 'status', kind: 'status', upstream: '404', mockrouter: '200' },
+      ]);
+    } finally {
+      await headersDrift.close();
+    }
+  }, SLOW_TEST_MS);
 
   it('exits 0 on no drift and 1 on drift, with the report on stdout and never the key', async () => {
     const same = await runVerify(['--upstream', real.url], { OPENROUTER_API_KEY: KEY });
@@ -237,7 +284,7 @@ describe('verify against another mockrouter', () => {
       ['model', 'data.new_field', 'field', 'integer', 'absent'],
     ]);
     expectNoKey(json);
-  });
+  }, SLOW_TEST_MS);
 
   it('exits 2 when it cannot run: an unreachable upstream (named), a 401, no key, a bad flag', async () => {
     const port = await freePort();
@@ -261,5 +308,5 @@ describe('verify against another mockrouter', () => {
     expect(noUpstream.code).toBe(2);
     expect(noUpstream.stderr).toMatch(/--upstream/);
     expectNoKey(noUpstream);
-  });
+  }, SLOW_TEST_MS);
 });
