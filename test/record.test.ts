@@ -16,8 +16,10 @@ import { AudioIndexSchema, speechKeyOf } from '../src/core/config/recording-sche
 import { parseFixtures } from '../src/core/config/validate-fixtures.js';
 import { parseScenario } from '../src/core/scenarios/parse.js';
 import { loadFixtures } from '../src/node/fixtures.js';
-import { startRecorder, type RunningRecorder } from '../src/record/index.js';
+import { recordCommand } from '../src/cli/record-command.js';
+import { startRecorder, upstreamOf, type RunningRecorder } from '../src/record/index.js';
 import { audioFileName } from '../src/record/recorder.js';
+import { RecordedFolder } from '../src/record/recorded-folder.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 
 const KEY = 'sk-live-secret-123';
@@ -60,7 +62,7 @@ describe('mockrouter record', () => {
   const received: Record<string, { body: Buffer; contentType: string | null; generationId: string | null; transferEncoding: string | null }> = {};
 
   beforeAll(async () => {
-    upstream = await startServer({ port: 0, seed: 1, keys: [KEY] });
+    upstream = await startServer({ port: 0, seed: 1, keys: [KEY], scenarios: [{ name: 'record-cut', rules: [{ match: { operation: 'speech' }, audio: { truncate: 0.5 } }] }] });
     out = mkdtempSync(join(tmpdir(), 'mockrouter-record-'));
     recorder = await startRecorder({ upstream: upstream.url, out, port: 0, logger });
   });
@@ -71,7 +73,7 @@ describe('mockrouter record', () => {
   });
 
   it('answers a model lookup, the list and endpoints exactly as the upstream does', async () => {
-    for (const path of ['/model/openai/gpt-4o-mini', `/model/${TTS}`, '/models?output_modalities=all', `/models/${TTS}/endpoints`, '/models/openai/gpt-4o-mini/endpoints']) {
+    for (const path of ['/model/openai/gpt-4o-mini', '/model/anthropic/claude-3-5-sonnet', `/model/${TTS}`, '/models?output_modalities=all', `/models/${TTS}/endpoints`, '/models/openai/gpt-4o-mini/endpoints']) {
       const through = await seen(await fetch(`${recorder.baseUrl}${path}`, { headers: AUTH }));
       const direct = await seen(await fetch(`${upstream.baseUrl}${path}`, { headers: AUTH }));
       expect(through.status, path).toBe(200);
@@ -106,6 +108,16 @@ describe('mockrouter record', () => {
     expect(throughSeen).toEqual(await seen(await fetch(`${upstream.baseUrl}/generation?id=${id}`, { headers: AUTH })));
   });
 
+  it('does not record an answer the upstream cut short', async () => {
+    const cut = { ...speechBody('mp3'), input: 'Cut in the middle.' };
+    const response = await fetch(`${recorder.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Scenario': 'record-cut' }, body: JSON.stringify(cut) });
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    const deadline = Date.now() + 20_000;
+    while (!logLines.some((line) => line.includes('cut short')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logLines.some((line) => line.includes('cut short'))).toBe(true);
+  });
+
   it('passes error answers through, Retry-After included', async () => {
     const direct = await fetch(`${upstream.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Status': '429' }, body: JSON.stringify(speechBody('mp3')) });
     const through = await fetch(`${recorder.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Status': '429' }, body: JSON.stringify(speechBody('mp3')) });
@@ -131,10 +143,13 @@ describe('mockrouter record', () => {
     expect(ids).toContain(TTS);
     expect(ids.length).toBeGreaterThan(10);
     expect(ids.some((id) => id.includes(':'))).toBe(false);
+    const aliased = (await (await fetch(`${upstream.baseUrl}/model/anthropic/claude-3-5-sonnet`, { headers: AUTH })).json()) as { data: { id: string } };
+    expect(aliased.data.id).not.toBe('anthropic/claude-3-5-sonnet');
+    expect(models.aliases).toEqual([{ alias: 'anthropic/claude-3-5-sonnet', target: aliased.data.id }]);
     // The lookup's record is the upstream's.
     const direct = (await (await fetch(`${upstream.baseUrl}/model/${TTS}`, { headers: AUTH })).json()) as { data: unknown };
     expect(models.models.find((m) => m.id === TTS)).toEqual(direct.data);
-    expect(models.speech[TTS]).toEqual({ provider_name: 'OpenAI', response_formats: ['mp3', 'pcm'], max_input_chars: 4096 });
+    expect(models.speech[TTS]).toEqual({ ...loadFixtures().speech[TTS], response_formats: ['mp3', 'pcm'] });
     expect(models.providers?.[TTS]?.[0]?.provider_name).toBe('OpenAI');
     expect(models.providers?.['openai/gpt-4o-mini']?.length).toBeGreaterThan(0);
     expect(generations.generations.map((g) => g.id)).toEqual([received.pcm!.generationId]);
@@ -229,6 +244,80 @@ describe('mockrouter record', () => {
     }
     expect(readdirSync(empty)).toEqual([]);
     rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+describe('the recorded folder', () => {
+  const voice = {
+    id: 'acme/voice-1',
+    canonical_slug: 'acme/voice-1-20260101',
+    name: 'Acme: Voice One',
+    created: 1767225600,
+    context_length: null,
+    architecture: { modality: 'text->speech', input_modalities: ['text'], output_modalities: ['speech'] },
+    pricing: { prompt: '0.000001', completion: '0' },
+    top_provider: { context_length: null, max_completion_tokens: null, is_moderated: false },
+    per_request_limits: null,
+    supported_parameters: [],
+    default_parameters: null,
+    supported_voices: ['deep'],
+    links: { details: '/api/v1/models/acme/voice-1/endpoints' },
+  };
+
+  it('derives speech entries, holds providers and aliases until their model is recorded, keeps a variant only for an unknown base', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-folder-'));
+    try {
+      const folder = await RecordedFolder.open(dir, 'http://upstream.test');
+      await folder.addProviders('acme/voice-1', [{ provider_name: 'Acme Cloud', tag: 'acme-cloud', quantization: null }]);
+      expect(existsSync(join(dir, 'models.json'))).toBe(true);
+      expect(ModelsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8'))).providers).toBeUndefined();
+      const key = speechKeyOf({ model: 'acme/voice-1', input: 'hi', voice: 'deep', response_format: 'pcm' });
+      await folder.addAudio({ key, file: audioFileName(key, 'audio/pcm'), content_type: 'audio/pcm', bytes: 2 }, new Uint8Array([1, 2]));
+      expect(await folder.addModels([{ ...voice, id: 'acme/voice-1:free', name: 'Acme: Voice One (free)', links: { details: '/api/v1/models/acme/voice-1:free/endpoints' } }])).toEqual(['recorded']);
+      expect(await folder.addModels([{ ...voice, id: '~acme/voice-latest', alias_target: { slug: 'acme/voice-1', name: 'Acme: Voice One' } }])).toEqual(['alias']);
+      expect(await folder.addModels([{ ...voice, supported_voices: [] }, { id: 'broken' }])).toEqual(['invalid: a speech model without supported_voices', expect.stringMatching(/^invalid: /)]);
+      let models = ModelsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')));
+      expect(models.models).toEqual([{ ...voice, links: { details: '/api/v1/models/acme/voice-1/endpoints' } }]);
+      expect(models.speech['acme/voice-1']).toEqual({ provider_name: 'Acme Cloud', response_formats: ['pcm'], max_input_chars: 4096, supports_speed: false });
+      expect(models.providers).toEqual({ 'acme/voice-1': [{ provider_name: 'Acme Cloud', tag: 'acme-cloud', quantization: null }] });
+      expect(models.aliases).toEqual([{ alias: '~acme/voice-latest', target: 'acme/voice-1', alias_target: true }]);
+      // The base's own record replaces the one kept from its variant; a variant of a known base is not kept.
+      await folder.addModels([{ ...voice, pricing: { prompt: '0.000002', completion: '0' } }]);
+      expect(await folder.addModels([{ ...voice, id: 'acme/voice-1:nitro' }])).toEqual(['variant-of-known-base']);
+      await folder.idle();
+      models = ModelsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')));
+      expect(models.models.map((m) => [m.id, m.pricing.prompt])).toEqual([['acme/voice-1', '0.000002']]);
+      expect([...(loadFixtures(dir).recordings?.keys() ?? [])]).toEqual([key]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mockrouter record flags', () => {
+  /** Parses `args` as `mockrouter record` would, without exiting; resolves to the error message. */
+  async function refusal(args: string[]): Promise<string> {
+    let written = '';
+    const command = recordCommand()
+      .exitOverride()
+      .configureOutput({ writeErr: (text) => (written += text), writeOut: () => undefined });
+    await expect(command.parseAsync(args, { from: 'user' })).rejects.toThrow();
+    return written;
+  }
+
+  it('requires --upstream and --out, and an http(s) upstream without credentials', async () => {
+    expect(await refusal(['--out', 'x'])).toMatch(/--upstream <url>/);
+    expect(await refusal(['--upstream', 'https://openrouter.ai'])).toMatch(/--out <dir>/);
+    expect(await refusal(['--upstream', 'ftp://example.com', '--out', 'x'])).toMatch(/http or https/);
+    expect(await refusal(['--upstream', 'https://user:pw@example.com', '--out', 'x'])).toMatch(/no user name or password/);
+    expect(await refusal(['--upstream', 'https://openrouter.ai', '--out', 'x', '--port', '70000'])).toMatch(/0 to 65535/);
+  });
+
+  it('maps the upstream path: an origin, a prefix, or a URL ending in /api/v1', () => {
+    expect(upstreamOf('https://openrouter.ai')).toEqual({ origin: 'https://openrouter.ai', prefix: '' });
+    expect(upstreamOf('https://openrouter.ai/api/v1/')).toEqual({ origin: 'https://openrouter.ai', prefix: '' });
+    expect(upstreamOf('http://127.0.0.1:8080/gw')).toEqual({ origin: 'http://127.0.0.1:8080', prefix: '/gw' });
+    expect(upstreamOf('http://127.0.0.1:8080/gw/api/v1')).toEqual({ origin: 'http://127.0.0.1:8080', prefix: '/gw' });
   });
 });
 

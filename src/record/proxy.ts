@@ -76,6 +76,7 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
     const operation = recordedOperation(method, path);
     const secrets = secretsOf(req, query);
     const logged = { method, url: redactUrl(url) };
+    const about = `${logged.method} ${logged.url}`;
 
     const headers: string[] = [];
     const dropped = droppedNames(req.headers.connection);
@@ -119,11 +120,15 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
       });
       res.writeHead(answer.status, answer.headers as Record<string, string>);
       res.end(answer.body as string);
-      logger?.warn({ ...logged, status: 502, ms: Date.now() - started, error: code }, 'upstream unreachable; nothing recorded');
+      logger?.info({ ...logged, status: 502, ms: Date.now() - started }, 'request');
+      logger?.warn({ upstream_error: code }, `${about}: the upstream could not be reached (${code}); answered 502, nothing recorded`);
     });
 
+    let clientGone = false;
     res.on('close', () => {
-      if (!res.writableFinished) upstreamReq.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      upstreamReq.destroy();
     });
 
     upstreamReq.on('response', (answer) => {
@@ -143,20 +148,21 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
         keptBytes += chunk.length;
         if (keptBytes > maxRecordBytes) {
           kept = undefined;
-          logger?.warn({ ...logged, status, limit_bytes: maxRecordBytes }, 'answer longer than the recording limit; forwarded, not recorded');
+          logger?.warn({ limit_bytes: maxRecordBytes }, `${about}: answer longer than ${maxRecordBytes} bytes; forwarded, not recorded`);
         } else kept.push(chunk);
       });
       answer.on('aborted', () => res.destroy());
       answer.on('error', () => res.destroy());
       answer.pipe(res);
 
-      answer.on('end', () => {
+      answer.on('close', () => {
         const entry = { ...logged, status, ms: Date.now() - started };
-        if (!answer.complete || kept === undefined) {
-          if (!answer.complete) logger?.warn(entry, 'answer cut short; not recorded');
-          else logger?.info(entry, 'request');
+        logger?.info(answer.complete ? entry : { ...entry, closed_early: true }, 'request');
+        if (!answer.complete) {
+          logger?.warn({}, `${about}: answer cut short (${clientGone ? 'the client closed' : 'by the upstream'}); not recorded`);
           return;
         }
+        if (kept === undefined) return;
         const body = Buffer.concat(kept);
         kept = undefined;
         const job = recordExchange(
@@ -173,8 +179,10 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
           },
           folder,
         ).then(
-          (written) => logger?.info(written.length > 0 ? { ...entry, recorded: written } : entry, 'request'),
-          (error: unknown) => logger?.warn({ ...entry, error: error instanceof Error ? error.message : String(error) }, 'recording failed'),
+          (written) => {
+            for (const line of written) logger?.info({ recorded: line }, `${about}: ${line}`);
+          },
+          (error: unknown) => logger?.warn({}, `${about}: recording failed: ${error instanceof Error ? error.message : String(error)}`),
         );
         pending.add(job);
         void job.finally(() => pending.delete(job));

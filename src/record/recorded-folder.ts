@@ -12,7 +12,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as yamlStringify } from 'yaml';
-import * as z from 'zod';
 import {
   GenerationRecordSchema,
   ModelRecordSchema,
@@ -34,16 +33,13 @@ import {
 import { validateConfig } from '../core/config/validate-config.js';
 import { FixtureError, parseFixtures } from '../core/config/validate-fixtures.js';
 import { detailsLink, splitVariant } from '../core/catalog/variants.js';
+import { isSavedCatalog, savedCatalogToModelsFile, speechInfoOf } from '../core/catalog/saved-catalog.js';
+import { loadFixtures } from '../node/fixtures.js';
 import { parseScenario, ScenarioError } from '../core/scenarios/parse.js';
 import type { Rule } from '../core/scenarios/schema.js';
 import type { Operation } from '../core/http/routes.js';
 import { readConfigValue } from '../node/read-config-file.js';
 import { FolderWriter, removeLeftovers } from './folder-writer.js';
-
-/** `max_input_chars` of a recorded speech model's entry when the folder had none: the gateway's documented limit for OpenAI TTS. */
-export const DEFAULT_MAX_INPUT_CHARS = 4096;
-/** `response_formats` of a recorded speech model's entry when no speech call of it was recorded. */
-export const DEFAULT_RESPONSE_FORMATS: readonly ('mp3' | 'pcm')[] = ['mp3', 'pcm'];
 
 /** The folder's files, by role. */
 export interface FolderFiles {
@@ -80,9 +76,6 @@ export interface RecordedError {
 
 /** How a model record was kept, or why not. */
 export type ModelOutcome = 'recorded' | 'variant-of-known-base' | 'alias' | `invalid: ${string}`;
-
-/** The saved answer of `GET /api/v1/models` (`{"data": [<Model>, ...]}`), which `models.json` may also hold. */
-const SavedModelsAnswerSchema = z.looseObject({ data: z.array(ModelRecordSchema) });
 
 /** The recorded folder: its state in memory and the writes that keep the files in step. */
 export class RecordedFolder {
@@ -136,12 +129,7 @@ export class RecordedFolder {
     if (!existsSync(file)) return;
     this.modelsWritten = true;
     const value = readConfigValue(file, FixtureError);
-    if (value !== null && typeof value === 'object' && 'data' in value && !('models' in value)) {
-      const saved = validateConfig(file, value, SavedModelsAnswerSchema, FixtureError);
-      for (const record of saved.data) this.models.set(record.id, { record, fromVariant: false });
-      return;
-    }
-    const parsed = parseFixtures(value, { generations: [] }, file);
+    const parsed = parseFixtures(isSavedCatalog(value) ? savedCatalogToModelsFile(file, value, FixtureError, loadFixtures().speech) : value, { generations: [] }, file);
     for (const record of parsed.models) this.models.set(record.id, { record, fromVariant: false });
     for (const alias of parsed.aliases) this.aliases.set(alias.alias, alias);
     for (const [id, info] of Object.entries(parsed.speech)) this.speech.set(id, info);
@@ -214,6 +202,16 @@ export class RecordedFolder {
     }
     this.models.set(record.id, { record, fromVariant: false });
     return 'recorded';
+  }
+
+  /**
+   * Keeps `alias` as another name of the model `target` (a lookup of `alias` answered `target`'s record: the
+   * gateway's plain aliases). Written once `target` is recorded. Writes `models.json`.
+   */
+  async addAlias(alias: string, target: string): Promise<void> {
+    if (alias === target || this.models.has(alias)) return;
+    this.aliases.set(alias, { alias, target });
+    await this.writeModels();
   }
 
   /**
@@ -325,10 +323,12 @@ export class RecordedFolder {
 
   /**
    * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
-   * entry for each speech model — the folder's own entry when it had one (its `provider_name` moved to the first
-   * recorded provider when it is not among them), else `provider_name` from the first recorded provider or the
-   * part of the record's `name` before `: `, `response_formats` from the speech calls recorded (else
-   * {@link DEFAULT_RESPONSE_FORMATS}), `max_input_chars` {@link DEFAULT_MAX_INPUT_CHARS}.
+   * entry for each speech model: the folder's own entry when it had one, else the package's own for the same id
+   * (`fixtures/models.json`), else what `--fixtures` derives for a saved catalog (`speechInfoOf` of
+   * `src/core/catalog/saved-catalog.ts`: provider from the name before `: `, `max_input_chars` 4096, formats
+   * `["pcm"]` for `google/`, else `["mp3", "pcm"]`); then `response_formats` are the formats of the speech calls
+   * recorded (added to a known entry's), and `provider_name` is the first recorded endpoint's when the entry's is
+   * not among the recorded endpoints.
    */
   modelsFile(): ModelsFile {
     const models = [...this.models.values()].map((m) => m.record);
@@ -336,21 +336,17 @@ export class RecordedFolder {
     const providers: Record<string, ProviderEntry[]> = {};
     for (const [id, entries] of this.providers) if (ids.has(id)) providers[id] = entries;
     const speech: Record<string, SpeechModelInfo> = {};
+    const packaged = loadFixtures().speech;
     for (const record of models) {
       if (!record.architecture.output_modalities.includes('speech')) continue;
-      const own = this.speech.get(record.id);
+      const known = this.speech.get(record.id) ?? packaged[record.id];
+      const base = known ?? speechInfoOf(record);
       const recorded = providers[record.id];
-      const named = record.name.includes(': ') ? record.name.slice(0, record.name.indexOf(': ')) : record.id.slice(0, record.id.indexOf('/'));
-      let providerName = own?.provider_name ?? recorded?.[0]?.provider_name ?? named;
-      if (recorded !== undefined && !recorded.some((p) => p.provider_name === providerName)) providerName = recorded[0]!.provider_name;
+      const provider = recorded === undefined || recorded.some((p) => p.provider_name === base.provider_name) ? base.provider_name : recorded[0]!.provider_name;
       const formats = this.speechFormats.get(record.id);
-      speech[record.id] = {
-        ...own,
-        provider_name: providerName || record.id,
-        response_formats: formats ? (['mp3', 'pcm'] as const).filter((f) => formats.has(f)) : (own?.response_formats ?? [...DEFAULT_RESPONSE_FORMATS]),
-        max_input_chars: own?.max_input_chars ?? DEFAULT_MAX_INPUT_CHARS,
-      };
-      if (own && formats) speech[record.id]!.response_formats = [...new Set([...own.response_formats, ...speech[record.id]!.response_formats])];
+      const fromCalls = (['mp3', 'pcm'] as const).filter((f) => formats?.has(f));
+      const responseFormats = fromCalls.length === 0 ? base.response_formats : known ? [...new Set([...known.response_formats, ...fromCalls])] : fromCalls;
+      speech[record.id] = { ...base, provider_name: provider, response_formats: responseFormats };
     }
     const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
     return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };

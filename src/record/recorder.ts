@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { QUANTIZATIONS, type ProviderEntry } from '../core/config/fixture-schema.js';
 import { speechKeyOf, type SpeechKeyFields } from '../core/config/recording-schema.js';
+import { splitVariant } from '../core/catalog/variants.js';
 import { matchRoute, type Operation } from '../core/http/routes.js';
 import type { RecordedFolder } from './recorded-folder.js';
 
@@ -81,7 +82,15 @@ export async function recordExchange(exchange: Exchange, folder: RecordedFolder)
       const records = operation === 'model' ? [data] : Array.isArray(data) ? data : undefined;
       if (records === undefined || data === undefined) return ['not recorded: expected {"data": ...} JSON'];
       const outcomes = await folder.addModels(records);
-      return summarize(records, outcomes);
+      const lines = summarize(records, outcomes);
+      // A plain alias (`anthropic/claude-3-5-sonnet`) answers its target's record under the target's id.
+      const asked = operation === 'model' ? modelOfPath(exchange.path) : undefined;
+      const answered = (data as { id?: unknown; alias_target?: unknown } | null)?.id;
+      if (asked !== undefined && outcomes[0] === 'recorded' && typeof answered === 'string' && asked !== answered && splitVariant(asked)?.variant === null) {
+        await folder.addAlias(asked, answered);
+        lines.push(`alias ${asked} → ${answered}`);
+      }
+      return lines;
     }
     case 'endpoints': {
       const data = jsonOf(exchange.body)?.data as { id?: unknown; endpoints?: unknown } | undefined;
