@@ -265,10 +265,13 @@ describe('loadFixtures', () => {
     expect(err.message).not.toContain('\n');
   });
 
-  it('reports a missing file', () => {
+  it('reports a missing models.json; generations.json may be left out (no records then)', () => {
     const dir = tempDir();
-    rmSync(join(dir, 'generations.json'));
-    expect(errorOf(() => loadFixtures(dir)).message).toBe(`${join(dir, 'generations.json')}: file not found`);
+    rmSync(join(dir, 'models.json'));
+    expect(errorOf(() => loadFixtures(dir)).message).toBe(`${join(dir, 'models.json')}: file not found`);
+    const without = tempDir();
+    rmSync(join(without, 'generations.json'));
+    expect(loadFixtures(without).generations).toEqual([]);
   });
 
   it('checks alias targets and speech entries', () => {
