@@ -66,6 +66,18 @@ describe('catalog', () => {
   });
 });
 
+describe('listed variant ids (a saved real catalog)', () => {
+  it('serves a listed author/slug:free record as listed, and as the free variant (its limit applies)', () => {
+    const base = fixtures.models.find((m) => m.id === 'openai/gpt-4o')!;
+    const listed = { ...base, id: 'openai/gpt-4o:free', name: 'OpenAI: GPT-4o (free)', pricing: { ...base.pricing, prompt: '0', completion: '0' } };
+    const saved = createCatalog({ ...fixtures, models: [...fixtures.models, listed] });
+    const resolved = saved.resolve('openai/gpt-4o:free')!;
+    expect(resolved.record).toEqual(listed);
+    expect(resolved.variant).toBe('free');
+    expect(saved.resolve('openai/gpt-4o')!.variant).toBeNull();
+  });
+});
+
 describe('variants', () => {
   it('keep the suffix in id, the base canonical_slug, and suffix the name', () => {
     for (const base of fixtures.models) {

@@ -107,7 +107,10 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   for (const model of fixtures.models) {
     const record = deepFreeze(structuredClone(model));
     const speech = fixtures.speech[model.id];
-    base.set(model.id, entry({ record, baseId: model.id, variant: null, speech: speech ? deepFreeze({ ...speech }) : null }));
+    // A listed variant id (a saved real catalog lists `author/slug:free`) is served as listed, and is that variant:
+    // the `:free` limit applies to it as to a derived one.
+    const variant = splitVariant(model.id)?.variant ?? null;
+    base.set(model.id, entry({ record, baseId: model.id, variant, speech: speech ? deepFreeze({ ...speech }) : null }));
   }
   const aliases = new Map<string, Alias>();
   for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
