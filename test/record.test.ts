@@ -6,7 +6,10 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,6 +247,37 @@ describe('mockrouter record', () => {
     }
     expect(readdirSync(empty)).toEqual([]);
     rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+describe('mockrouter record in front of a compressing gateway', () => {
+  it('records the decoded answer and passes the compressed bytes through', async () => {
+    const upstream = await startServer({ port: 0, seed: 1, keys: [KEY] });
+    // A stand-in for a gateway behind a CDN: the mock's answer, gzip-compressed.
+    const standIn = createServer((req, res) => {
+      void fetch(`${upstream.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } }).then(async (answer) => {
+        const bytes = gzipSync(Buffer.from(await answer.arrayBuffer()));
+        res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? '', 'Content-Encoding': 'gzip', 'Content-Length': String(bytes.length) });
+        res.end(bytes);
+      });
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-gzip-'));
+    const recorder = await startRecorder({ upstream: `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`, out: dir, port: 0 });
+    try {
+      const through = await fetch(`${recorder.baseUrl}/model/${TTS}`, { headers: AUTH });
+      expect(through.headers.get('content-encoding')).toBe('gzip');
+      const direct = await (await fetch(`${upstream.baseUrl}/model/${TTS}`, { headers: AUTH })).text();
+      expect(await through.text()).toBe(direct);
+      await recorder.close();
+      const models = ModelsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')));
+      expect(models.models).toEqual([(JSON.parse(direct) as { data: unknown }).data]);
+    } finally {
+      await recorder.close();
+      await new Promise((resolve) => standIn.close(resolve));
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -77,6 +77,9 @@ export function recordCommand(): Command {
         process.exit(1);
       }
       process.stdout.write(`mockrouter record listening on ${recorder.baseUrl} → ${recorder.upstream}, writing ${flags.out}\n`);
+      if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(flags.host)) {
+        process.stderr.write(`mockrouter record: warning: listening on ${flags.host}: anyone who can reach this machine can call the upstream through it (with their own key)\n`);
+      }
       let closing = false;
       const stop = () => {
         if (closing) return;
@@ -95,6 +98,6 @@ export function recordCommand(): Command {
 function warningsOnly() {
   return {
     info: () => undefined,
-    warn: (entry: object, message?: string) => process.stderr.write(`mockrouter record: ${message ?? ''} ${JSON.stringify(entry)}\n`),
+    warn: (_entry: object, message?: string) => process.stderr.write(`mockrouter record: ${message ?? ''}\n`),
   };
 }

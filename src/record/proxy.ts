@@ -7,12 +7,14 @@
  * hop-by-hop headers (RFC 9110, section 7.6.1: `Connection` and the headers it names, `Keep-Alive`,
  * `Proxy-Connection`, `Proxy-Authenticate`, `Proxy-Authorization`, `TE`, `Trailer`, `Transfer-Encoding`,
  * `Upgrade`) dropped, `Host` the upstream's; nothing added. The answer's hop-by-hop headers are dropped the same way
- * (Node frames the body again: chunked when the upstream sent no `Content-Length`).
+ * (Node frames the body again: chunked when the upstream sent no `Content-Length`). The bytes go through as sent,
+ * compressed when they were; what is recorded is the decoded body (`Content-Encoding` undone).
  *
  * @module
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { errorResponse } from '../core/http/error-envelope.js';
 import { isSecretHeader, isSecretParam, redactUrl } from '../core/http/redact.js';
 import type { RecordedFolder } from './recorded-folder.js';
@@ -56,7 +58,8 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
 
 /**
  * A `node:http` server that forwards to `options.upstream` and records into `options.folder`. Call `close()` on
- * the returned value to stop it, which also drops the kept upstream connections.
+ * the returned value (once or more) to stop it: it drops open connections and the kept upstream ones, then
+ * resolves once the recordings of the answers that had ended are written.
  */
 export function createRecordingProxy(options: ProxyOptions): { server: http.Server; close(): Promise<void> } {
   const { upstream, folder, maxRecordBytes, logger } = options;
@@ -163,7 +166,13 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
           return;
         }
         if (kept === undefined) return;
-        const body = Buffer.concat(kept);
+        let body: Buffer;
+        try {
+          body = decoded(Buffer.concat(kept), headerText(answer.headers['content-encoding']), maxRecordBytes);
+        } catch (error) {
+          logger?.warn({}, `${about}: the answer's Content-Encoding could not be decoded (${error instanceof Error ? error.message : String(error)}); not recorded`);
+          return;
+        }
         kept = undefined;
         const job = recordExchange(
           {
@@ -190,18 +199,35 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
     });
   }
 
-  return {
-    server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      agent.destroy();
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-      await folder.idle();
-    },
+  let closed: Promise<void> | undefined;
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    agent.destroy();
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+    await folder.idle();
   };
+  return { server, close: () => (closed ??= close()) };
+}
+
+/**
+ * `body` with its `Content-Encoding` undone (`gzip`, `x-gzip`, `deflate`, `br`, in the order listed, last first;
+ * `identity` or none: as is), so a compressed answer is recorded as what the client reads.
+ *
+ * @throws for an unknown coding, bytes that do not decode, or a decoded body longer than `maxBytes`.
+ */
+function decoded(body: Buffer, contentEncoding: string, maxBytes: number): Buffer {
+  const codings = contentEncoding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  let out = body;
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { maxOutputLength: maxBytes });
+    else if (coding === 'deflate') out = inflateSync(out, { maxOutputLength: maxBytes });
+    else if (coding === 'br') out = brotliDecompressSync(out, { maxOutputLength: maxBytes });
+    else throw new Error(`unknown coding "${coding}"`);
+  }
+  return out;
 }
 
 /** The hop-by-hop names plus those a `Connection` header lists. */
