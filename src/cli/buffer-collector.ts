@@ -2,7 +2,7 @@
  * Prompt collection of dead `ArrayBuffer`s in the standalone server's process: when the memory held by
  * `ArrayBuffer`s (`process.memoryUsage().arrayBuffers`: audio bodies, request and response buffers) has grown
  * {@link BUFFER_GARBAGE_BYTES} past its lowest reading since the last full collection, the collector asks V8 for a
- * full garbage collection. Started by `src/cli/index.ts` once the server listens; a library user's process is left alone
+ * full garbage collection. Started by `src/cli/serve.ts` once the server listens; a library user's process is left alone
  * (only the CLI owns its process, as with `src/cli/heap-limits.ts`).
  *
  * Why: a finished speech render enters the audio cache and, by the time the cache evicts it, lives in V8's old

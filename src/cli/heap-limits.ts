@@ -1,5 +1,5 @@
 /**
- * A cap on V8's young generation in the standalone server's process, set when this module is imported: `src/cli/index.ts`
+ * A cap on V8's young generation in the standalone server's process, set when this module is imported: `src/cli/serve.ts`
  * imports it first. A library user's process is left alone: only the CLI owns its process.
  *
  * Why: under load V8 grows the young generation (two semi-spaces) up to two 16 MiB semi-spaces by default, and

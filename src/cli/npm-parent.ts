@@ -1,5 +1,5 @@
 /**
- * Stopping the CLI when the npm that started it goes away. Started by `src/cli/index.ts`; a library user's process is
+ * Stopping the CLI when the npm that started it goes away. Started by `src/cli/serve.ts`; a library user's process is
  * left alone (only the CLI owns its process, as with `src/cli/buffer-collector.ts`).
  *
  * Why: `npx mockrouter` and `npm start` run the CLI as npm → `sh -c` → node. A CI script that starts it in the

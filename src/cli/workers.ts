@@ -1,7 +1,7 @@
 /**
  * `--workers <n>`: n server processes on one port (`node:cluster`), sharing their state through `--store`. The
  * primary process ({@link runPrimary}) forks the workers, which run the same command with the same flags
- * (`src/cli/index.ts`) and tell the primary ({@link tellPrimary}) once they listen or why they could not start;
+ * (`src/cli/serve.ts`) and tell the primary ({@link tellPrimary}) once they listen or why they could not start;
  * the primary prints the ready line once all listen, stops them all on SIGINT or SIGTERM, and forks a worker that
  * died again, a bounded number of times.
  *
