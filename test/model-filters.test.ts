@@ -105,6 +105,17 @@ describe.each(modes)('GET /models filters ($name)', (mode) => {
     expect(body.error.message.startsWith(`${parameter}: `), body.error.message).toBe(true);
   });
 
+  it('answers an age filter by the clock of each request, the same query before and after a move (lists are memoized, age filters not)', async () => {
+    expect((await list('max_age_days=200')).data.map((m) => m.id)).toContain('anthropic/claude-sonnet-4.5');
+    mock.gateway.clock.advance(400 * 86_400_000);
+    try {
+      expect((await list('max_age_days=200')).data.map((m) => m.id)).not.toContain('anthropic/claude-sonnet-4.5');
+    } finally {
+      mock.gateway.clock.set(NOW);
+    }
+    expect((await list('max_age_days=200')).data.map((m) => m.id)).toContain('anthropic/claude-sonnet-4.5');
+  });
+
   it('GET /models/count takes output_modalities only, and refuses a malformed one', async () => {
     const count = async (query: string) => (await getJson<{ data: { count: number } }>(mock.baseUrl, `/models/count?${query}`, KEY)).body.data.count;
     expect(await count('')).toBe(textIds.length);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { listAnswer } from '../catalog/list-answers.js';
 import { parseModelQuery, selectModels } from '../catalog/model-query.js';
 import { queryParams } from '../http/request.js';
 import type { CoreResponse } from '../types.js';
@@ -18,7 +19,10 @@ import { modelFactsOf } from './models.js';
  * @throws {GatewayError} 400 `output_modalities: <problem>` for a malformed value.
  */
 export function listModelsCount({ ctx, request }: OperationCall): CoreResponse {
-  const query = parseModelQuery(queryParams(request.query), ['output_modalities']);
-  const count = selectModels(ctx.catalog.models(), query, modelFactsOf(ctx), ctx.clock.now() / 1000).total;
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: { count } }) };
+  const body = listAnswer(ctx.catalog, 'models-count', request.query, () => {
+    const query = parseModelQuery(queryParams(request.query), ['output_modalities']);
+    const count = selectModels(ctx.catalog.models(), query, modelFactsOf(ctx), ctx.clock.now() / 1000).total;
+    return JSON.stringify({ data: { count } });
+  });
+  return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
 }

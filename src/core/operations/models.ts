@@ -5,6 +5,7 @@
  * @module
  */
 import { bestPerformance } from '../catalog/derive-endpoints.js';
+import { listAnswer } from '../catalog/list-answers.js';
 import { parseModelQuery, selectModels, type ModelFacts } from '../catalog/model-query.js';
 import type { GatewayContext } from '../context.js';
 import type { ModelRecord } from '../config/fixture-schema.js';
@@ -40,9 +41,11 @@ function nextPage(params: URLSearchParams, offset: number, limit: number): strin
  * @throws {GatewayError} 400 `<parameter>: <problem>` for a malformed query value.
  */
 export function getModels({ ctx, request }: OperationCall): CoreResponse {
-  const params = queryParams(request.query);
-  const page = selectModels(ctx.catalog.models(), parseModelQuery(params), modelFactsOf(ctx), ctx.clock.now() / 1000);
-  const next = page.nextOffset === null || page.limit === null ? null : nextPage(params, page.nextOffset, page.limit);
-  const body = JSON.stringify({ data: page.data, links: { next }, total_count: page.total });
+  const body = listAnswer(ctx.catalog, 'models', request.query, () => {
+    const params = queryParams(request.query);
+    const page = selectModels(ctx.catalog.models(), parseModelQuery(params), modelFactsOf(ctx), ctx.clock.now() / 1000);
+    const next = page.nextOffset === null || page.limit === null ? null : nextPage(params, page.nextOffset, page.limit);
+    return JSON.stringify({ data: page.data, links: { next }, total_count: page.total });
+  });
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
 }

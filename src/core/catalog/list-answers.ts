@@ -1,0 +1,39 @@
+/**
+ * The answers of the catalog's list reads (`getModels`, `listModelsCount`), memoized by their query: the catalog
+ * never changes after it is built, so the same query gives the same text, except where the simulator's clock
+ * enters (the age filters `min_age_days` and `max_age_days`, never memoized). A saved real catalog of several
+ * hundred models (`docs/recording.md`) costs milliseconds to filter and serialize; memoized, a repeated list is a
+ * lookup.
+ *
+ * @module
+ */
+import { boundedMap, type BoundedMap } from '../bounded-map.js';
+import type { Catalog } from './catalog.js';
+
+/** Most list answers kept per catalog (least recently used dropped first). */
+const MAX_ANSWERS = 256;
+/** Longest query string memoized, characters (a longer one is answered, not kept). */
+const MAX_QUERY_LENGTH = 1024;
+/** Query parameters whose answer depends on the clock. */
+const CLOCK_DEPENDENT = /(?:^|&)(?:min|max)_age_days=/;
+
+const answers = new WeakMap<Catalog, BoundedMap<string, string>>();
+
+/**
+ * The answer text of list read `operation` with raw query `query` on `catalog`: memoized, or made by `make` (which
+ * may throw: nothing is kept then).
+ *
+ * @example const body = listAnswer(ctx.catalog, 'models', request.query, () => JSON.stringify(page));
+ */
+export function listAnswer(catalog: Catalog, operation: 'models' | 'models-count', query: string, make: () => string): string {
+  if (query.length > MAX_QUERY_LENGTH || CLOCK_DEPENDENT.test(query)) return make();
+  let kept = answers.get(catalog);
+  if (!kept) answers.set(catalog, (kept = boundedMap<string, string>(MAX_ANSWERS)));
+  const key = `${operation}?${query}`;
+  let answer = kept.get(key);
+  if (answer === undefined) {
+    answer = make();
+    kept.set(key, answer);
+  }
+  return answer;
+}
