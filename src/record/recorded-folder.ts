@@ -11,7 +11,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify as yamlStringify } from 'yaml';
 import {
   GenerationRecordSchema,
   ModelRecordSchema,
@@ -26,20 +25,20 @@ import {
   AUDIO_FOLDER,
   AUDIO_INDEX_FILE,
   AudioIndexSchema,
-  RECORDED_SCENARIO,
   RECORDED_SCENARIO_FILE,
   type AudioRecording,
 } from '../core/config/recording-schema.js';
 import { validateConfig } from '../core/config/validate-config.js';
 import { FixtureError, parseFixtures } from '../core/config/validate-fixtures.js';
 import { detailsLink, splitVariant } from '../core/catalog/variants.js';
-import { isSavedCatalog, savedCatalogToModelsFile, speechInfoOf } from '../core/catalog/saved-catalog.js';
+import { isSavedCatalog, savedCatalogToModelsFile } from '../core/catalog/saved-catalog.js';
 import { loadFixtures } from '../node/fixtures.js';
-import { parseScenario, ScenarioError } from '../core/scenarios/parse.js';
-import type { Rule } from '../core/scenarios/schema.js';
-import type { Operation } from '../core/http/routes.js';
 import { readConfigValue } from '../node/read-config-file.js';
 import { FolderWriter, removeLeftovers } from './folder-writer.js';
+import { speechEntriesOf } from './speech-entries.js';
+import { RecordedErrors, type RecordedError } from './recorded-errors.js';
+
+export type { RecordedError } from './recorded-errors.js';
 
 /** The folder's files, by role. */
 export interface FolderFiles {
@@ -62,18 +61,6 @@ export function folderFiles(dir: string): FolderFiles {
   };
 }
 
-/** A recorded error answer, as the recorder read it from the upstream's envelope. */
-export interface RecordedError {
-  operation: Operation;
-  /** The model of the request (speech body `model`, or the lookup's or endpoints' `author/slug`), when it has one. */
-  model?: string | undefined;
-  status: number;
-  message: string;
-  metadata?: Record<string, unknown> | null | undefined;
-  /** The upstream's `Retry-After`, as sent. */
-  retryAfter?: string | undefined;
-}
-
 /** How a model record was kept, or why not. */
 export type ModelOutcome = 'recorded' | 'variant-of-known-base' | 'alias' | `invalid: ${string}`;
 
@@ -88,14 +75,13 @@ export class RecordedFolder {
   private readonly speechFormats = new Map<string, Set<'mp3' | 'pcm'>>();
   private readonly generations = new Map<string, GenerationRecord>();
   private readonly audio = new Map<string, AudioRecording>();
-  private readonly rules: Rule[] = [];
-  private readonly ruleKeys = new Map<string, Rule>();
-  private description = 'Error answers recorded by mockrouter record.';
+  private readonly errors: RecordedErrors;
   /** Whether `models.json` exists (it did at start, or a write of it was asked for). */
   private modelsWritten = false;
 
-  private constructor(dir: string) {
+  private constructor(dir: string, upstream: string) {
     this.files = folderFiles(dir);
+    this.errors = new RecordedErrors(upstream);
   }
 
   /**
@@ -108,9 +94,8 @@ export class RecordedFolder {
    * @throws {ScenarioError} when `scenarios/recorded.yaml` exists and is not a valid scenario.
    */
   static async open(dir: string, upstream: string): Promise<RecordedFolder> {
-    const folder = new RecordedFolder(dir);
+    const folder = new RecordedFolder(dir, upstream);
     const { files } = folder;
-    folder.description = `Error answers recorded by mockrouter record from ${upstream}.`;
     const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
     await removeLeftovers(dir, owned);
     await removeLeftovers(files.audioDir, owned);
@@ -155,16 +140,7 @@ export class RecordedFolder {
 
   private loadScenario(): void {
     const file = this.files.scenario;
-    if (!existsSync(file)) return;
-    const scenario = parseScenario(readConfigValue(file, ScenarioError), file);
-    if (scenario.name !== RECORDED_SCENARIO) {
-      throw new ScenarioError(file, 'name', `expected "${RECORDED_SCENARIO}" (the recorder's scenario), got "${scenario.name}"`);
-    }
-    if (scenario.description !== undefined) this.description = scenario.description;
-    for (const rule of scenario.rules) {
-      this.rules.push(rule);
-      if (rule.error !== undefined) this.ruleKeys.set(errorKey(rule.match?.operation ?? 'any', rule.match?.model, rule.error.status, rule.error.message), rule);
-    }
+    if (existsSync(file)) this.errors.load(file);
   }
 
   /**
@@ -254,41 +230,15 @@ export class RecordedFolder {
   }
 
   /**
-   * Keeps an error answer as a rule of the `recorded` scenario: `{name: <operation>-<status>-<n>, match, times,
-   * error}`. The same operation, model, status and message again adds one to the rule's `times` instead of a new
-   * rule. Writes `scenarios/recorded.yaml`.
+   * Keeps an error answer as a rule of the `recorded` scenario (`recorded-errors.ts`). Writes
+   * `scenarios/recorded.yaml`.
    *
    * @returns the rule's name.
    */
   async addError(error: RecordedError): Promise<string> {
-    const key = errorKey(error.operation, error.model, error.status, error.message);
-    const known = this.ruleKeys.get(key);
-    let name: string;
-    if (known !== undefined) {
-      known.times = (known.times ?? 1) + 1;
-      name = known.name ?? '';
-    } else {
-      const prefix = `${error.operation}-${error.status}-`;
-      const n = 1 + this.rules.filter((r) => r.name?.startsWith(prefix)).length;
-      name = `${prefix}${n}`;
-      const rule: Rule = {
-        name,
-        match: { operation: error.operation, ...(error.model === undefined ? {} : { model: error.model }) },
-        times: 1,
-        error: {
-          status: error.status,
-          message: error.message,
-          ...(error.metadata === undefined ? {} : { metadata: error.metadata }),
-          ...(error.retryAfter === undefined ? {} : { headers: { 'Retry-After': error.retryAfter } }),
-        },
-      };
-      this.rules.push(rule);
-      this.ruleKeys.set(key, rule);
-    }
+    const name = this.errors.add(error);
     await this.ensureModels();
-    await this.writer.write(this.files.scenario, () =>
-      yamlStringify({ name: RECORDED_SCENARIO, description: this.description, rules: this.rules }, { lineWidth: 0 }),
-    );
+    await this.writer.write(this.files.scenario, () => this.errors.text());
     return name;
   }
 
@@ -323,38 +273,17 @@ export class RecordedFolder {
 
   /**
    * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
-   * entry for each speech model: the folder's own entry when it had one, else the package's own for the same id
-   * (`fixtures/models.json`), else what `--fixtures` derives for a saved catalog (`speechInfoOf` of
-   * `src/core/catalog/saved-catalog.ts`: provider from the name before `: `, `max_input_chars` 4096, formats
-   * `["pcm"]` for `google/`, else `["mp3", "pcm"]`); then `response_formats` are the formats of the speech calls
-   * recorded (added to a known entry's), and `provider_name` is the first recorded endpoint's when the entry's is
-   * not among the recorded endpoints.
+   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`).
    */
   modelsFile(): ModelsFile {
     const models = [...this.models.values()].map((m) => m.record);
     const ids = new Set(models.map((m) => m.id));
     const providers: Record<string, ProviderEntry[]> = {};
     for (const [id, entries] of this.providers) if (ids.has(id)) providers[id] = entries;
-    const speech: Record<string, SpeechModelInfo> = {};
-    const packaged = loadFixtures().speech;
-    for (const record of models) {
-      if (!record.architecture.output_modalities.includes('speech')) continue;
-      const known = this.speech.get(record.id) ?? packaged[record.id];
-      const base = known ?? speechInfoOf(record);
-      const recorded = providers[record.id];
-      const provider = recorded === undefined || recorded.some((p) => p.provider_name === base.provider_name) ? base.provider_name : recorded[0]!.provider_name;
-      const formats = this.speechFormats.get(record.id);
-      const fromCalls = (['mp3', 'pcm'] as const).filter((f) => formats?.has(f));
-      const responseFormats = fromCalls.length === 0 ? base.response_formats : known ? [...new Set([...known.response_formats, ...fromCalls])] : fromCalls;
-      speech[record.id] = { ...base, provider_name: provider, response_formats: responseFormats };
-    }
+    const speech = speechEntriesOf(models, { own: this.speech, providers, formats: this.speechFormats });
     const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
     return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };
   }
-}
-
-function errorKey(operation: string, model: string | undefined, status: number, message: string | undefined): string {
-  return JSON.stringify([operation, model ?? null, status, message ?? null]);
 }
 
 function json(value: unknown): string {
