@@ -14,6 +14,8 @@
  *    lookups during a long render, the first MP3 of a fresh process (speech.ts, speech-report.ts);
  * 8. a shared store (issue 21): model lookup and cached speech in memory against `--store`, and cold MP3 with
  *    `--store --workers 2` against `--workers 1`, on a throwaway redis-server (store.ts, store-report.ts);
+ * 9. a saved real catalog (issue 22): `--fixtures` with a 500-model `models.json`, a lookup and list reads against
+ *    the bare server's replay (saved-catalog.ts, saved-catalog-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
  * bench/README.md (`BENCH_*` environment variables).
@@ -29,6 +31,8 @@ import { assertSameResponse, capture, compare, type Measured, type Side } from '
 import { bytes, heading, int, mem, median, mibPerSec, ms, percent, ratio, table, times, verdict } from './report.js';
 import { measureSpeech, type SpeechResult } from './speech.js';
 import { speechGoals, speechSection } from './speech-report.js';
+import { measureCatalog, type CatalogResult } from './saved-catalog.js';
+import { catalogGoals, catalogSection } from './saved-catalog-report.js';
 import type { StoreResult } from './store.js';
 import { storeGoals, storeSection } from './store-report.js';
 import type { SynthResult } from './synth.js';
@@ -48,7 +52,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -233,6 +237,7 @@ interface Results {
   speech: SpeechResult | null;
   /** The result, or why the section was skipped (no redis-server). */
   store: StoreResult | string | null;
+  catalog: CatalogResult | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -504,6 +509,7 @@ function goalsSection(res: Results, out: string[]): void {
   }
   if (res.speech) speechGoals(res.speech, goal);
   if (res.store) storeGoals(res.store, goal, figure);
+  if (res.catalog) catalogGoals(res.catalog, goal);
   out.push(
     '',
     heading('6. Goals'),
@@ -528,6 +534,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.memory) memorySection(res.memory, out);
   if (res.speech) speechSection(res.speech, out);
   if (res.store) storeSection(res.store, out, config);
+  if (res.catalog) catalogSection(res.catalog, out, config);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -536,7 +543,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const on = (s: Section) => config.sections.has(s);
-  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null };
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null, catalog: null };
   if (on('http')) res.http = await httpBench();
   if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
   if (on('inprocess')) res.inProcess = await inProcessBench();
@@ -555,6 +562,7 @@ async function main(): Promise<void> {
     res.store = await measureStore({ ...config, progress });
     if (typeof res.store === 'string') progress(`store section skipped: ${res.store}`);
   }
+  if (on('catalog')) res.catalog = await measureCatalog({ ...config, progress });
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);
