@@ -3,7 +3,8 @@
  * never changes after it is built, so the same query gives the same text, except where the simulator's clock
  * enters (the age filters `min_age_days` and `max_age_days`, never memoized). A saved real catalog of several
  * hundred models (`docs/recording.md`) costs milliseconds to filter and serialize; memoized, a repeated list is a
- * lookup.
+ * lookup, kept as UTF-8 bytes (as the catalog keeps a record's answer), so neither the journal nor the adapter
+ * encodes or measures the text again.
  *
  * @module
  */
@@ -17,22 +18,23 @@ const MAX_QUERY_LENGTH = 1024;
 /** Query parameters whose answer depends on the clock. */
 const CLOCK_DEPENDENT = /(?:^|&)(?:min|max)_age_days=/;
 
-const answers = new WeakMap<Catalog, BoundedMap<string, string>>();
+const answers = new WeakMap<Catalog, BoundedMap<string, Uint8Array>>();
+const utf8 = new TextEncoder();
 
 /**
- * The answer text of list read `operation` with raw query `query` on `catalog`: memoized, or made by `make` (which
- * may throw: nothing is kept then).
+ * The answer of list read `operation` with raw query `query` on `catalog`, as UTF-8 bytes (shared between calls:
+ * never write into them): memoized, or made by `make` (its JSON text; it may throw: nothing is kept then).
  *
  * @example const body = listAnswer(ctx.catalog, 'models', request.query, () => JSON.stringify(page));
  */
-export function listAnswer(catalog: Catalog, operation: 'models' | 'models-count', query: string, make: () => string): string {
-  if (query.length > MAX_QUERY_LENGTH || CLOCK_DEPENDENT.test(query)) return make();
+export function listAnswer(catalog: Catalog, operation: 'models' | 'models-count', query: string, make: () => string): Uint8Array {
+  if (query.length > MAX_QUERY_LENGTH || CLOCK_DEPENDENT.test(query)) return utf8.encode(make());
   let kept = answers.get(catalog);
-  if (!kept) answers.set(catalog, (kept = boundedMap<string, string>(MAX_ANSWERS)));
+  if (!kept) answers.set(catalog, (kept = boundedMap<string, Uint8Array>(MAX_ANSWERS)));
   const key = `${operation}?${query}`;
   let answer = kept.get(key);
   if (answer === undefined) {
-    answer = make();
+    answer = utf8.encode(make());
     kept.set(key, answer);
   }
   return answer;
