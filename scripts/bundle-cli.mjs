@@ -2,7 +2,7 @@
 // commander) into dist/bin/cli.js, that bin/mockrouter.js runs, and a few chunks beside it: a handful of files
 // instead of several hundred modules is most of the start-up time saved (see the "CLI start" section of
 // bench/README.md), and the split at the dynamic imports of src/cli/index.ts spares the server's start-up the
-// `record` and `verify` commands (median ready 132–153 ms split, against 157–215 ms as one file, alternated). Run by
+// `record` and `verify` commands (bench/README.md, "CLI start"). Run by
 // `npm run build` after tsc. pino and commander live only in this bundle, so they are devDependencies: an install
 // of the package does not fetch them.
 //
