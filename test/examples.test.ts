@@ -22,7 +22,6 @@
  * `examples/`, named in a link in the paragraph just above it, so the two cannot drift apart; every file of
  * `examples/` is shown on some page; and every link between the pages lands on a file and a heading that exist.
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +35,7 @@ import { startApp } from '../examples/express/app.js';
 import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
 import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
+import { missingCommand, runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -46,28 +46,11 @@ const AUTH = { Authorization: 'Bearer sk-example' };
 /** The repository of package.json's `repository`: README links into it work on the registry page too. */
 const REPOSITORY = 'https://github.com/mockrouter/mockrouter';
 
-/** Why `command` cannot run here (not installed), or `undefined`. */
-function missing(command: string): string | undefined {
-  const probe = spawnSync(command, ['--version'], { stdio: 'ignore' });
-  return probe.error === undefined && probe.status === 0 ? undefined : `${command} is not installed`;
-}
-const NO_SHELL = missing('bash') ?? missing('curl');
-const NO_PYTHON = missing('python3');
+const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
+const NO_PYTHON = missingCommand('python3');
 
-/** Runs a program to its end (in `cwd`, default this process's; `undefined` in `env` removes a variable): exit code and output. */
-function run(
-  file: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, ...env }, cwd, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** `runProgram` (`test/support/programs.ts`) with this file's bound. */
+const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 30_000);
 
 /** A port nothing listens on now. */
 async function freePort(): Promise<number> {

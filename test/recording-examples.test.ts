@@ -15,7 +15,6 @@
  *
  * @module
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -24,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { missingCommand, runProgram } from './support/programs.js';
 import { startServer } from '../src/server/index.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -34,30 +34,11 @@ const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** The "real key" of the sessions: no file written may hold it. */
 const KEY = 'sk-or-v1-recording-example-secret-0123456789';
 
-/** Why `command` cannot run here (not installed), or `undefined`. */
-function missing(command: string): string | undefined {
-  const probe = spawnSync(command, ['--version'], { stdio: 'ignore' });
-  return probe.error === undefined && probe.status === 0 ? undefined : `${command} is not installed`;
-}
-const NO_SHELL = missing('bash') ?? missing('curl');
-const NO_JQ = missing('jq');
+const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
+const NO_JQ = missingCommand('jq');
 
-/** Runs a program to its end (in `cwd`; `undefined` in `env` removes a variable): exit code and output. */
-function run(
-  file: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const merged: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  return new Promise((resolve) => {
-    execFile(file, args, { env: merged, cwd, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** `runProgram` (`test/support/programs.ts`) with this file's bound. */
+const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 60_000);
 
 /** Every file under `dir`, as paths relative to it, sorted. */
 function filesOf(dir: string): string[] {
