@@ -129,16 +129,47 @@ export function createSpeech({ ctx, request, account }: OperationCall): MaybePro
     });
   }
 
+  return billed(ctx, { request, account, body, model, characters }, () => {
+    const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
+    return {
+      durationMs: audio.durationMs,
+      answer: (generationId) => ({
+        response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
+        audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
+      }),
+    };
+  });
+}
+
+/** A speech call to bill: the request, its key, its validated body, the model that answers it, its characters. */
+interface BilledCall {
+  readonly request: CoreRequest;
+  readonly account: Account;
+  readonly body: SpeechRequest;
+  readonly model: ResolvedModel;
+  readonly characters: number;
+}
+
+/** The audio of a billed call, opened once the call is paid: its length (ms), and its answer given its generation id. */
+interface OpenedSpeech {
+  readonly durationMs: number;
+  answer(generationId: string): OperationAnswer;
+}
+
+/**
+ * What every speech call costs and leaves, in order: the `:free` variant's limit (429), the charge of characters ×
+ * `pricing.prompt` (402 when the balance cannot pay), the next generation serial, then `open()` (the audio, opened
+ * only once paid), and its generation record kept (`GET /generation`, readable after `generationDelay`).
+ */
+function billed(ctx: GatewayContext, call: BilledCall, open: () => OpenedSpeech): MaybePromise<OperationAnswer> {
+  const { account, model, characters } = call;
   const now = ctx.clock.now();
   const charge = (): MaybePromise<void> => ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
   const counted = model.variant === 'free' ? andThen(ctx.accounts.consumeFreeModelLimit(account, model.record.id, now), charge) : charge();
   return andThen(andThen(counted, () => ctx.store.nextSerial()), (serial) => {
-    const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
-    const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: audio.durationMs }, generationIdOf(ctx.seed, serial));
-    return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => ({
-      response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generation.id }, body: audio.body },
-      audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
-    }));
+    const opened = open();
+    const generation = buildSpeechGeneration(ctx, { ...call, audioDurationMs: opened.durationMs }, generationIdOf(ctx.seed, serial));
+    return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => opened.answer(generation.id));
   });
 }
 
@@ -157,18 +188,14 @@ type SpeechRequest = z.output<typeof SpeechRequestSchema>;
  */
 function answerRecorded(ctx: GatewayContext, request: CoreRequest, account: Account, body: SpeechRequest, recorded: RecordedAudio): MaybePromise<OperationAnswer> {
   const model: ResolvedModel = ctx.catalog.resolve(body.model) ?? uncataloged(body.model);
-  const characters = [...body.input].length;
-  const now = ctx.clock.now();
-  const charge = (): MaybePromise<void> => ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
-  const counted = model.variant === 'free' ? andThen(ctx.accounts.consumeFreeModelLimit(account, model.record.id, now), charge) : charge();
   const durationMs = recordedDurationMs(recorded.contentType, recorded.bytes);
-  return andThen(andThen(counted, () => ctx.store.nextSerial()), (serial) => {
-    const generation = buildSpeechGeneration(ctx, { request, body, model, characters, audioDurationMs: durationMs }, generationIdOf(ctx.seed, serial));
-    return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => ({
-      response: { status: 200, headers: { 'Content-Type': recorded.contentType, 'X-Generation-Id': generation.id }, body: new ChunkedBody(recorded.bytes, undefined, durationMs) },
+  return billed(ctx, { request, account, body, model, characters: [...body.input].length }, () => ({
+    durationMs,
+    answer: (generationId) => ({
+      response: { status: 200, headers: { 'Content-Type': recorded.contentType, 'X-Generation-Id': generationId }, body: new ChunkedBody(recorded.bytes, undefined, durationMs) },
       audio: { format: body.response_format, content_type: recorded.contentType, duration_ms: durationMs, voice: body.voice, speed: body.speed ?? 1, recorded: true as const },
-    }));
-  });
+    }),
+  }));
 }
 
 /** The stand-in for a recorded model the catalog does not have: priced 0, no provider (see {@link answerRecorded}). */
