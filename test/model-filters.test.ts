@@ -107,9 +107,12 @@ describe.each(modes)('GET /models filters ($name)', (mode) => {
 
   it('answers an age filter by the clock of each request, the same query before and after a move (lists are memoized, age filters not)', async () => {
     expect((await list('max_age_days=200')).data.map((m) => m.id)).toContain('anthropic/claude-sonnet-4.5');
+    expect((await list('max%5Fage_days=200')).data.map((m) => m.id)).toContain('anthropic/claude-sonnet-4.5');
     mock.gateway.clock.advance(400 * 86_400_000);
     try {
       expect((await list('max_age_days=200')).data.map((m) => m.id)).not.toContain('anthropic/claude-sonnet-4.5');
+      // The same parameter percent-encoded is the same filter (the query's reader decodes names).
+      expect((await list('max%5Fage_days=200')).data.map((m) => m.id)).not.toContain('anthropic/claude-sonnet-4.5');
     } finally {
       mock.gateway.clock.set(NOW);
     }

@@ -76,6 +76,11 @@ async function closedPort(): Promise<number> {
 }
 
 describe('store URL', () => {
+  it('never quotes a password, whatever it holds, in the message of a URL that does not parse', () => {
+    expect(() => parseStoreUrl('redis://user:pa/ss@bad host:6379/0')).toThrow(/redis:\/\/\*\*\*@bad host/);
+    expect(() => parseStoreUrl('redis://user:pa/ss@bad host:6379/0')).not.toThrow(/pa\/ss/);
+  });
+
   it('names the store without credentials, with port and database', () => {
     expect(parseStoreUrl('redis://127.0.0.1:6399').description).toBe('redis://127.0.0.1:6399/0');
     expect(parseStoreUrl('redis://user:secret@cache/3').description).toBe('redis://cache:6379/3');
@@ -331,6 +336,15 @@ describeWithRedis('Redis store', (redis) => {
     const after = await b.control();
     expect(after).toMatchObject({ clock: { offsetMs: 0, frozenAtMs: T0 }, scenario: { kind: 'initial' } });
     expect(after?.version).not.toBe(shared?.version);
+  });
+
+  it("counts a request from a replica whose running clock is a little behind in the same window (less than CLOCK_SKEW_MS), so the limit holds across replicas", async () => {
+    const a = openRedis({ prefix: 'skew:' });
+    const b = openRedis({ prefix: 'skew:' });
+    const limit = { requests: 3, interval_s: 60 };
+    const verdicts = [];
+    for (let i = 0; i < 6; i++) verdicts.push((await (i % 2 === 0 ? a : b).countWindow('key', limit, i % 2 === 0 ? T0 + i : T0 + i - 200)).allowed);
+    expect(verdicts).toEqual([true, true, true, false, false, false]);
   });
 
   it('a reset on one replica applies to the next request on another', async () => {

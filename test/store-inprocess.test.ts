@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
 import { createMiddleware } from '../src/express/index.js';
 import type { CoreRequest } from '../src/core/types.js';
+import { Redis } from 'ioredis';
 import { describeWithRedis } from './support/redis.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -113,5 +114,22 @@ describeWithRedis('option store in-process', (redis) => {
     expect(await heard).toBe('journal-cleared');
     expect(b.journal.size).toBe(0);
     expect(await b.gateway.sharedJournal.list()).toEqual([]);
+  });
+
+  it('takes the shared default scenario again after the store lost its keys, though its version counts from 0 again', async () => {
+    await a.useScenario('provider-overloaded');
+    expect((await b.gateway.handle(keyRequest())).status).toBe(529);
+    // The store restarts empty (a flush stands for it): the controls' version counts from 0 again.
+    const raw = new Redis(redis.url);
+    try {
+      const version = Number(await raw.hget('inprocess:control', 'version'));
+      await raw.flushall();
+      // Counting again from 0, the store reaches the very version b took, with other controls.
+      await raw.hset('inprocess:control', 'version', String(version - 1));
+    } finally {
+      raw.disconnect();
+    }
+    await a.useScenario(null);
+    expect((await b.gateway.handle(keyRequest())).status).toBe(200);
   });
 });

@@ -9,6 +9,7 @@ import { KeysError } from '../core/accounts/accounts.js';
 import { hostPolicyOf } from '../core/admin/hosts.js';
 import { ConfigFileError, problemLine } from '../core/config/validate-config.js';
 import { corsPolicyOf } from '../core/http/cors.js';
+import { redactUrlCredentials } from '../core/http/redact.js';
 import { FixtureError } from '../core/config/validate-fixtures.js';
 import { ScenarioError } from '../core/scenarios/parse.js';
 import { OptionsError } from '../core/config/options.js';
@@ -106,7 +107,7 @@ const program = new Command()
   .version(packageVersion(), '-V, --version', 'show the version')
   // commander's own messages ("error: option ... is invalid") carry the same prefix as ours; they quote the
   // argument, so a password in a URL (--store redis://user:password@host) is shown as ***.
-  .configureOutput({ outputError: (message, write) => write(`mockrouter: ${message.replace(/^error: /, '').replace(/(\/\/[^\s/@:']*:)[^\s/@']*@/g, '$1***@')}`) })
+  .configureOutput({ outputError: (message, write) => write(`mockrouter: ${redactUrlCredentials(message.replace(/^error: /, ''))}`) })
   .addHelpText(
     'after',
     () =>

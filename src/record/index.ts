@@ -13,6 +13,7 @@
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../core/http/routes.js';
 import { RecordedFolder } from './recorded-folder.js';
+import { redactUrlCredentials } from '../core/http/redact.js';
 import { createRecordingProxy, type RecorderLogger, type Upstream } from './proxy.js';
 export type { RecorderLogger } from './proxy.js';
 
@@ -71,7 +72,7 @@ export function upstreamOf(text: string): Upstream {
   try {
     url = new URL(text);
   } catch {
-    throw new UpstreamError(`--upstream: expected an http or https URL such as https://openrouter.ai, got "${text}"`);
+    throw new UpstreamError(`--upstream: expected an http or https URL such as https://openrouter.ai, got ${redactUrlCredentials(JSON.stringify(text))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UpstreamError(`--upstream: expected an http or https URL, got the scheme "${url.protocol}"`);
   if (url.username !== '' || url.password !== '') throw new UpstreamError('--upstream: expected no user name or password in the URL (the client\'s Authorization is passed through)');

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { QUANTIZATIONS, type ProviderEntry } from '../core/config/fixture-schema.js';
-import { speechKeyOf, type SpeechKeyFields } from '../core/config/recording-schema.js';
+import { isSpeechKey, speechKeyOf, type SpeechKeyFields } from '../core/config/recording-schema.js';
 import { splitVariant } from '../core/catalog/variants.js';
 import { matchRoute, type Operation } from '../core/http/routes.js';
 import type { RecordedFolder } from './recorded-folder.js';
@@ -111,6 +111,9 @@ export async function recordExchange(exchange: Exchange, folder: RecordedFolder)
       const body = exchange.requestBody === undefined ? undefined : jsonOf(exchange.requestBody);
       if (!isSpeechBody(body)) return ['not recorded: the request body is not a speech request'];
       const key = speechKeyOf(body);
+      // A body the simulator would not take as it came (`"speed": "1.2"`, a number past a double) makes a key that
+      // `--fixtures` refuses, failing the whole folder: such an answer is forwarded, not recorded.
+      if (!isSpeechKey(key)) return ['not recorded: the request body is not one the simulator reads as it came (speed, response_format or provider.options)'];
       const file = audioFileName(key, exchange.contentType);
       await folder.addAudio({ key, file, content_type: exchange.contentType || 'application/octet-stream', bytes: exchange.body.length }, exchange.body);
       return [`audio ${file} (${exchange.body.length} bytes, ${body.model})`];

@@ -7,6 +7,7 @@
 import type { Gateway } from '../core/gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import type { CoreBody } from '../core/types.js';
+import { redactUrlCredentials } from '../core/http/redact.js';
 import { VerifyError } from './errors.js';
 
 /** One request of a probe: a path under `/api/v1` (`/models`), its query without `?`, and a JSON body for POST. */
@@ -50,7 +51,7 @@ export function apiBaseOf(upstream: string): URL {
   try {
     url = new URL(upstream);
   } catch {
-    throw new VerifyError('E_VERIFY_UPSTREAM_URL', `--upstream: expected an http:// or https:// URL such as https://openrouter.ai, got "${upstream}"`);
+    throw new VerifyError('E_VERIFY_UPSTREAM_URL', `--upstream: expected an http:// or https:// URL such as https://openrouter.ai, got ${redactUrlCredentials(JSON.stringify(upstream))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new VerifyError('E_VERIFY_UPSTREAM_URL', `--upstream: expected an http:// or https:// URL such as https://openrouter.ai, got a ${url.protocol} URL`);

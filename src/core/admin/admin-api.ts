@@ -89,6 +89,9 @@ async function listRequests(gateway: Gateway, request: CoreRequest): Promise<Cor
   const after = singleParam(params, 'after');
   const limit = singleParam(params, 'limit');
   const journal = gateway.sharedJournal;
+  // Read before the entries: with a shared store, other replicas go on journaling between the two reads, and a
+  // `last_seq` newer than the entries returned would make a client that pages from it miss some.
+  const lastSeq = await journal.lastSeq();
   let requests;
   if (after === null && limit === null) requests = await journal.list(filter);
   else {
@@ -103,7 +106,7 @@ async function listRequests(gateway: Gateway, request: CoreRequest): Promise<Cor
     // Without a cursor, the newest page: what a look at the journal wants (the oldest first within it, as always).
     requests = after === null ? newest(await journal.list(filter), size) : await journal.after(from, size, filter);
   }
-  return jsonResponse(200, { requests, last_seq: await journal.lastSeq() } satisfies RequestsPage);
+  return jsonResponse(200, { requests, last_seq: Math.max(lastSeq, requests.at(-1)?.seq ?? 0) } satisfies RequestsPage);
 }
 
 /** The `{seq}` parameter as a number. @throws {GatewayError} 400 when it is not a whole number. */

@@ -16,7 +16,7 @@ const MAX_ANSWERS = 256;
 /** Longest query string memoized, characters (a longer one is answered, not kept). */
 const MAX_QUERY_LENGTH = 1024;
 /** Query parameters whose answer depends on the clock. */
-const CLOCK_DEPENDENT = /(?:^|&)(?:min|max)_age_days=/;
+const CLOCK_DEPENDENT = ['min_age_days', 'max_age_days'];
 
 const answers = new WeakMap<Catalog, BoundedMap<string, Uint8Array>>();
 const utf8 = new TextEncoder();
@@ -28,7 +28,9 @@ const utf8 = new TextEncoder();
  * @example const body = listAnswer(ctx.catalog, 'models', request.query, () => JSON.stringify(page));
  */
 export function listAnswer(catalog: Catalog, operation: 'models' | 'models-count', query: string, make: () => string): Uint8Array {
-  if (query.length > MAX_QUERY_LENGTH || CLOCK_DEPENDENT.test(query)) return utf8.encode(make());
+  // Names as the query's reader decodes them (`min%5Fage_days` is `min_age_days`).
+  const names = new URLSearchParams(query);
+  if (query.length > MAX_QUERY_LENGTH || CLOCK_DEPENDENT.some((name) => names.has(name))) return utf8.encode(make());
   let kept = answers.get(catalog);
   if (!kept) answers.set(catalog, (kept = boundedMap<string, Uint8Array>(MAX_ANSWERS)));
   const key = `${operation}?${query}`;

@@ -132,3 +132,14 @@ const URL_IN_TEXT = /\/[^\s'"`]*\?[^\s'"`]*/g;
 export function redactUrlsIn(text: string): string {
   return text.replace(URL_IN_TEXT, (url) => redactUrl(url));
 }
+
+/**
+ * `text` with the credentials of every URL in it shown as `***`: what stands between `//` and the last `@` of a
+ * word (`redis://user:pa/ss@host` → `redis://***@host`), so a URL quoted in a message (one that does not even parse)
+ * never shows a password, whatever characters it holds.
+ *
+ * @example redactUrlCredentials('got "redis://u:s3/cret@cache:6379/0"') // 'got "redis://***@cache:6379/0"'
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/\/\/[^\s'"]*@/g, '//***@');
+}

@@ -46,8 +46,12 @@ export function linkReplicas({ store, clock, scenarios, report }: LinkedState): 
   const pending = new Set<Promise<unknown>>();
   /** The last write that failed, reported once and rethrown by the next `sync()`. */
   let failedWrite: unknown;
-  /** The shared controls' version last taken; `undefined` takes the next one read whatever it is. */
-  let version: string | undefined;
+  /**
+   * The shared controls last taken (their version, clock and scenario as text); `undefined` takes the next ones read
+   * whatever they are. Compared whole, not by version alone: a store that restarted empty counts versions from 0
+   * again, so a version may come back with other controls.
+   */
+  let taken: string | undefined;
 
   /** The default scenario `shared` names: another replica's `useScenario` or reset. */
   function sharedDefault(shared: SharedScenario): Scenario | null {
@@ -70,8 +74,10 @@ export function linkReplicas({ store, clock, scenarios, report }: LinkedState): 
 
   /** Takes the shared clock and default scenario when they changed (and no change of this gateway is on its way). */
   function adopt(control: SharedControl | undefined): void {
-    if (!control || pending.size > 0 || control.version === version) return;
-    version = control.version;
+    if (!control || pending.size > 0) return;
+    const seen = JSON.stringify([control.version, control.clock, control.scenario]);
+    if (seen === taken) return;
+    taken = seen;
     clock.adopt(control.clock ?? initialClock);
     const scenario = sharedDefault(control.scenario);
     if (scenario !== scenarios.defaultScenario) scenarios.useScenario(scenario);
@@ -86,6 +92,8 @@ export function linkReplicas({ store, clock, scenarios, report }: LinkedState): 
         (error: unknown) => {
           pending.delete(tracked);
           failedWrite = error;
+          // The change did not reach the store: the next read takes the shared controls again, over it.
+          taken = undefined;
           report(error, what);
         },
       );
@@ -98,7 +106,7 @@ export function linkReplicas({ store, clock, scenarios, report }: LinkedState): 
         failedWrite = undefined;
         throw error;
       }
-      version = undefined;
+      taken = undefined;
       adopt(await store.control());
     },
   };

@@ -56,9 +56,15 @@ local function ledger_add(key, amount, day, days_kept, ttl)
 end
 `;
 
+/** How far apart replicas' running clocks may be, ms: a window's start is not a clock moved back by less. */
+export const CLOCK_SKEW_MS = 1000;
+
 /**
  * Counts one request in a fixed window (`countWindow`; `accounts/rate-limit.ts`): the window's start and count
- * move together with the check. KEYS: control, window base. ARGV: now (ms), interval (ms), requests, ttl (ms).
+ * move together with the check. A clock moved back more than {@link CLOCK_SKEW_MS} before the window's start opens a
+ * new one (as in memory); less than that is the skew between replicas' running clocks (each its own `Date.now()`
+ * plus the shared offset), counted in the same window. KEYS: control, window base. ARGV: now (ms), interval (ms),
+ * requests, ttl (ms).
  * Returns `{1}` (allowed) or `{0, start}` (refused; the window reset is start + interval).
  */
 export const countWindow: ScriptDefinition = {
@@ -70,7 +76,7 @@ local interval = tonumber(ARGV[2])
 local window = redis.call('HMGET', key, 'start', 'count')
 local start = tonumber(window[1])
 local count = tonumber(window[2]) or 0
-if start == nil or now >= start + interval or now < start then
+if start == nil or now >= start + interval or now < start - ${CLOCK_SKEW_MS} then
   start = now
   count = 0
   redis.call('HSET', key, 'start', ARGV[1], 'count', 0)

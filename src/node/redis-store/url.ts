@@ -4,6 +4,7 @@
  * @module
  */
 import { OptionsError } from '../../core/config/options.js';
+import { redactUrlCredentials } from '../../core/http/redact.js';
 
 /** The default port of a Redis-protocol server. */
 const DEFAULT_PORT = 6379;
@@ -34,7 +35,7 @@ export function parseStoreUrl(url: string): StoreUrl {
   try {
     parsed = new URL(url);
   } catch {
-    throw new OptionsError('store', `expected a redis:// or rediss:// URL (redis://host:6379/0), got ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`);
+    throw new OptionsError('store', `expected a redis:// or rediss:// URL (redis://host:6379/0), got ${redactUrlCredentials(JSON.stringify(url))}`);
   }
   const shown = withoutCredentials(parsed);
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
