@@ -106,7 +106,7 @@ const program = new Command()
   .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
   // commander's own messages ("error: option ... is invalid") carry the same prefix as ours; they quote the
-  // argument, so a password in a URL (--store redis://user:password@host) is shown as ***.
+  // argument, so the credentials of a URL (--store redis://user:password@host) are shown as *** (redactUrlCredentials).
   .configureOutput({ outputError: (message, write) => write(`mockrouter: ${redactUrlCredentials(message.replace(/^error: /, ''))}`) })
   .addHelpText(
     'after',
