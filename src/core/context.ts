@@ -7,6 +7,7 @@
  */
 import type { Accounts } from './accounts/accounts.js';
 import type { AudioRenderer } from './audio/index.js';
+import type { SpeechMode } from './audio/types.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { Clock } from './clock.js';
 import type { Recordings } from './config/recording-schema.js';
@@ -23,6 +24,8 @@ export interface GatewayContext {
   readonly audio: AudioRenderer;
   /** Where the gateway's state is kept (in memory, or shared by replicas): generation serials among it. */
   readonly store: GatewayStore;
+  /** How speech sounds when a request has no `X-Mock-Speech` (option `speech`, default `tones`). */
+  readonly speech: SpeechMode;
   /** The seed every generated value derives from. */
   readonly seed: number;
   /** The controllable clock (epoch ms). */

@@ -23,6 +23,7 @@ import { journaled } from './journal/record-request.js';
 import { journalSinkOf, sharedJournalOf } from './journal/journal-sink.js';
 import { checkNumericOptions, frozenTimeOf, generationDelayOf, type GatewayOptions } from './config/options.js';
 import { filesFor, initialScenario, userScenarios } from './config/option-files.js';
+import { speechSetupOf } from './config/speech-option.js';
 import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform } from './platform.js';
@@ -199,6 +200,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   checkNumericOptions(options);
   checkStoreNames(options);
   const seed = options.seed ?? 0;
+  const speech = speechSetupOf(platform, options);
   const fixtures =
     typeof options.fixtures === 'object' ? options.fixtures : options.fixtures === undefined ? platform.defaultFixtures() : filesFor(platform, 'fixtures', options.fixtures).fixtures(options.fixtures);
   const keys = options.keys === undefined ? undefined : typeof options.keys === 'string' ? filesFor(platform, 'keys', options.keys).keys(options.keys) : parseKeys(options.keys);
@@ -218,7 +220,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, store),
-    audio: createAudioRenderer({ mp3Wasm: platform.mp3Wasm, ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }) }),
+    speech: speech.mode,
+    audio: createAudioRenderer({ mp3Wasm: platform.mp3Wasm, flite: speech.flite, ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }) }),
     store,
     seed,
     clock,
@@ -292,7 +295,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     connect: () => store.ready(),
     close: () => store.close(),
     sync: () => link.sync(),
-    warmUp: () => context.audio.warmUp(),
+    warmUp: () => Promise.all([context.audio.warmUp(), context.audio.prepare(context.speech)]).then(() => undefined),
     reportError: report,
   };
   contexts.set(gateway, context);

@@ -2,7 +2,8 @@
  * The request pipeline of the simulated gateway, pure of bookkeeping (journaling and timing are in
  * `journal/record-request.ts`):
  *
- * route (404, 405 with `Allow`) → bearer auth (401) → session → scenario selection (`X-Mock-Status`,
+ * route (404, 405 with `Allow`) → bearer auth (401) → session → the speech mode (`X-Mock-Speech`, 400 for a value that
+ * is none) → scenario selection (`X-Mock-Status`,
  * `X-Mock-Scenario`, the default) → the first applicable rule, or the key's rate limit (429) and the operation
  * itself (which may also answer 429 for `:free` models and 402 for credits) → the rule's effects (audio effects,
  * delay) and `X-Mock-Applied`, on a new response (never an edit of the operation's or the rule's).
@@ -19,6 +20,8 @@ import { GatewayError, toErrorResponse } from './http/error-envelope.js';
 import { API_METHODS, SERVED_METHODS, methodNotAllowed } from './http/malformed-requests.js';
 import { modelIdOf } from './operations/model.js';
 import { OPERATION_HANDLERS } from './operations/index.js';
+import { speechModeOf } from './operations/speech-mode.js';
+import type { SpeechMode } from './audio/types.js';
 import { header, jsonBodyOrUndefined } from './http/request.js';
 import { matchRoute, type RouteMatch } from './http/routes.js';
 import { delayOf, ruleResponse, withAudioEffects } from './scenarios/effects.js';
@@ -85,17 +88,18 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
  *   controls: `gateway.ts`); its failure (a 503 of a store away) is the request's answer, like any stage's.
  */
 export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine, before?: () => MaybePromise<void>): Pipeline {
-  function operate(request: CoreRequest, match: RouteMatch, account: Account): MaybePromise<OperationAnswer> {
-    return andThen(ctx.accounts.consumeKeyLimit(account, ctx.clock.now()), () => OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account }));
+  function operate(request: CoreRequest, match: RouteMatch, account: Account, speech: SpeechMode): MaybePromise<OperationAnswer> {
+    return andThen(ctx.accounts.consumeKeyLimit(account, ctx.clock.now()), () => OPERATION_HANDLERS[match.operation]({ ctx, request, params: match.params, account, speech }));
   }
 
   function answer(request: CoreRequest, match: RouteMatch, session: string, account: Account): MaybePromise<Answered> {
+    const speech = speechModeOf(request, ctx.speech);
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applying = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
     return andThen(applying, (applied) => {
-      if (!applied) return andThen(operate(request, match, account), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
+      if (!applied) return andThen(operate(request, match, account, speech), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
       const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
-      const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account);
+      const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account, speech);
       return andThen(operated, ({ response, audio }) => {
         const effects = !ruled && response.status === 200;
         return {

@@ -7,6 +7,7 @@
  */
 import type { KeyEntryOutput } from './accounts/accounts.js';
 import type { Mp3WasmSource } from './audio/mp3.js';
+import type { FliteWasmSource } from './audio/words/flite-engine.js';
 import type { Fixtures } from './config/fixture-schema.js';
 import type { LoadedScenario } from './scenarios/parse.js';
 import type { GatewayStore } from './store/types.js';
@@ -34,6 +35,12 @@ export interface Platform {
    * first loads (`src/core/audio/mp3-wasm.ts`); rejects with the platform's error (a missing or unreadable file).
    */
   readonly mp3Wasm: Mp3WasmSource;
+  /**
+   * Where the words engine comes from (`src/core/audio/words/flite-engine.ts`), given option `fliteWasm` when it is a
+   * string or URL (`undefined` when not given): the source, or the sentence saying why there is none (Node.js: the
+   * optional package is not installed; browsers: no `fliteWasm`). Nothing is read until the source is called.
+   */
+  fliteWasm(location: string | URL | undefined): FliteWasmSource | string;
   /** Reading files and folders named by options; absent where there is no file system (browsers). */
   readonly files?: PlatformFiles | undefined;
   /** This process's default replica id (option `replicaId`): `<hostname>:<pid>` in Node.js, `browser` in browsers. */

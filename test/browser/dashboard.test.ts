@@ -94,10 +94,10 @@ describeWithBrowser('dashboard', () => {
     await player.waitFor();
     await page.waitForFunction(() => ((document.querySelector('.player audio') as HTMLAudioElement | null)?.duration ?? 0) > 0);
     const duration = await player.evaluate((audio: HTMLAudioElement) => audio.duration);
-    expect(Math.abs(duration * 1000 - journaled.audio!.duration_ms)).toBeLessThan(1);
+    expect(Math.abs(duration * 1000 - journaled.audio!.duration_ms!)).toBeLessThan(1);
     const decoded = Number(await page.locator('.player').getAttribute('data-decoded-duration'));
-    expect(Math.abs(decoded * 1000 - journaled.audio!.duration_ms)).toBeLessThan(1);
-    await expect.poll(() => page.getByTestId('audio-duration-ms').textContent()).toBe(`${(journaled.audio!.duration_ms / 1000).toFixed(2)} s`);
+    expect(Math.abs(decoded * 1000 - journaled.audio!.duration_ms!)).toBeLessThan(1);
+    await expect.poll(() => page.getByTestId('audio-duration-ms').textContent()).toBe(`${(journaled.audio!.duration_ms! / 1000).toFixed(2)} s`);
     // It plays (the Enter above was the user's gesture).
     await player.evaluate((audio: HTMLAudioElement) => audio.play());
     await page.waitForFunction(() => (document.querySelector('.player audio') as HTMLAudioElement).currentTime > 0.1, undefined, { timeout: 5000 });
@@ -117,8 +117,8 @@ describeWithBrowser('dashboard', () => {
     expect(journaled.audio?.content_type).toBe('audio/mpeg');
     const decoded = Number(await page.locator('.player').getAttribute('data-decoded-duration'));
     // MP3 frames are 1152 samples (48 ms at 24 kHz); the encoder pads the last one and adds its delay.
-    expect(decoded * 1000).toBeGreaterThanOrEqual(journaled.audio!.duration_ms - 1);
-    expect(decoded * 1000 - journaled.audio!.duration_ms).toBeLessThan(150);
+    expect(decoded * 1000).toBeGreaterThanOrEqual(journaled.audio!.duration_ms! - 1);
+    expect(decoded * 1000 - journaled.audio!.duration_ms!).toBeLessThan(150);
     expect(await page.locator('canvas.waveform').count()).toBe(1);
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);

@@ -33,6 +33,7 @@ function setup(): { pipeline: Pipeline; ctx: GatewayContext; scenarios: Scenario
     generations: createGenerationStore(fixtures.generations, store),
     audio: createAudioRenderer(),
     store,
+    speech: 'tones',
     seed: 5,
     clock: new Clock(() => NOW, NOW),
     accounts: new Accounts(undefined, store),

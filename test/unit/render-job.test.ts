@@ -12,7 +12,7 @@ import { SAMPLE_RATE, samplesToMs } from '../../src/core/audio/format.js';
 import { loadMp3Encoder, mp3ByteLength } from '../../src/core/audio/mp3.js';
 import { planSpeech } from '../../src/core/audio/plan.js';
 import { MAX_CONCURRENT_MP3_RENDERS, RenderJob, SpeechStream, type RenderJobHooks } from '../../src/core/audio/render-job.js';
-import { encodedByteLength, renderBytes } from '../../src/core/audio/stream.js';
+import { byteChunks, encodedByteLength, renderBytes } from '../../src/core/audio/stream.js';
 import { CHUNK_SAMPLES } from '../../src/core/audio/synthesize.js';
 import type { AudioFormat, SynthesisRequest } from '../../src/core/audio/types.js';
 import { getVoiceProfile } from '../../src/core/audio/voice.js';
@@ -45,7 +45,7 @@ function job(format: AudioFormat, request: SynthesisRequest = REQUEST, byteLengt
     },
     settled: () => seen.events.push(`${name} settled`),
   };
-  const rendered = new RenderJob(plan, voice, format, byteLength ?? encodedByteLength(format, plan.sampleCount), hooks);
+  const rendered = new RenderJob((output) => byteChunks(plan, voice, format, output), format, byteLength ?? encodedByteLength(format, plan.sampleCount), hooks);
   return { job: rendered, seen, expected: renderBytes(plan, voice, format) };
 }
 
@@ -70,8 +70,8 @@ describe('sizes from the plan', () => {
     expect(opened.durationMs).toBe(samplesToMs(plan.sampleCount));
     expect(opened.durationMs).toBeCloseTo((plan.sampleCount / SAMPLE_RATE) * 1000, 9);
     expect(opened.byteLength).toBe(format === 'pcm' ? plan.sampleCount * 2 : mp3ByteLength(plan.sampleCount));
-    expect(opened.body.byteLength).toBe(opened.byteLength);
-    expect(opened.body.durationMs).toBe(opened.durationMs);
+    expect((opened.body as SpeechStream).byteLength).toBe(opened.byteLength);
+    expect((opened.body as SpeechStream).durationMs).toBe(opened.durationMs);
     expect(opened.contentType).toBe(format === 'pcm' ? 'audio/pcm;rate=24000;channels=1' : 'audio/mpeg');
     expect(renderer.stats()).toMatchObject({ misses: 1, streamedBytes: 0 });
   });

@@ -15,16 +15,17 @@ import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad, type Mp3WasmSource } from './mp3.js';
 import { planSpeech } from './plan.js';
-import { RenderJob, SpeechStream } from './render-job.js';
-import { encodedByteLength, renderBytes } from './stream.js';
-import type { AudioFormat, SynthesisRequest } from './types.js';
+import { RenderJob, SpeechStream, WordStream } from './render-job.js';
+import { byteChunks, encodedByteLength, renderBytes, wordByteChunks, wordsDurationMs } from './stream.js';
+import type { AudioFormat, SpeechMode, SynthesisRequest } from './types.js';
 import { getVoiceProfile, normalizeVoice } from './voice.js';
+import { fliteModule, loadFlite, type FliteWasmSource } from './words/flite-engine.js';
 
 /**
- * A speech request plus the output format (OpenRouter's `response_format`,
- * already defaulted and validated by the caller).
+ * A speech request plus the output format (OpenRouter's `response_format`, already defaulted and validated by the
+ * caller) and the speech mode (`tones` when omitted; see `docs/speech.md`).
  */
-export type AudioRequest = SynthesisRequest & { format: AudioFormat };
+export type AudioRequest = SynthesisRequest & { format: AudioFormat; mode?: SpeechMode | undefined };
 
 /**
  * Rendered speech.
@@ -47,33 +48,42 @@ export interface RenderedAudio {
 }
 
 /**
- * Speech about to be sent: what is known before the first byte (from the plan), and the body. A cached request's
- * body is its bytes ({@link ChunkedBody}); otherwise a {@link SpeechStream} that, once read, joins the render of
- * that audio (one in flight for an identical request, or a new one), which enters the cache when complete.
+ * Speech about to be sent: what is known before the first byte, and the body. A cached request's body is its bytes
+ * ({@link ChunkedBody}); otherwise a {@link SpeechStream} (tones) or {@link WordStream} (words) that, once read, joins
+ * the render of that audio (one in flight for an identical request, or a new one), which enters the cache when
+ * complete. Tones know their length from the plan; words only once said (`undefined` until then, unless cached).
  */
 export interface OpenedAudio {
   /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
   readonly contentType: string;
-  /** Playback length, ms. */
-  readonly durationMs: number;
-  /** Mono samples at 24,000 Hz. */
-  readonly sampleCount: number;
-  /** The body's final length, bytes. */
-  readonly byteLength: number;
+  /** Playback length, ms; `undefined` for words not yet rendered. */
+  readonly durationMs: number | undefined;
+  /** Mono samples at 24,000 Hz; `undefined` for words not yet rendered. */
+  readonly sampleCount: number | undefined;
+  /**
+   * The tones plan's playback length, ms, in either mode: what the generation record's `generation_time` is computed
+   * from, so that records do not depend on the mode (`src/core/generations/speech-record.ts`).
+   */
+  readonly nominalDurationMs: number;
+  /** The body's final length, bytes; `undefined` for words not yet rendered. */
+  readonly byteLength: number | undefined;
   /** The response body. */
-  readonly body: ChunkedBody | SpeechStream;
+  readonly body: ChunkedBody | SpeechStream | WordStream;
 }
 
 /**
  * Options of {@link createAudioRenderer}: cache limits `maxCacheBytes` (default 8 MiB; counts audio bytes plus 2
- * bytes per key character) and `maxCacheEntries` (default 1000; 0 disables caching), and `mp3Wasm`, where the MP3
+ * bytes per key character) and `maxCacheEntries` (default 1000; 0 disables caching), `mp3Wasm`, where the MP3
  * encoder's WebAssembly comes from if this renderer loads it first (the platform's `mp3Wasm`,
- * `src/core/platform.ts`; default the copy bundled with the package).
+ * `src/core/platform.ts`; default the copy bundled with the package), and `flite`, where the words engine comes from
+ * (`src/core/audio/words/flite-engine.ts`), or the sentence saying why there is none (default: none, and words are
+ * refused with a generic sentence).
  */
 export interface AudioRendererOptions {
   maxCacheBytes?: number;
   maxCacheEntries?: number;
   mp3Wasm?: Mp3WasmSource;
+  flite?: FliteWasmSource | string;
 }
 
 /**
@@ -128,10 +138,28 @@ export interface AudioRenderer {
    * a second, `MP3_RETRY_INTERVAL_MS`), so a later call may answer `undefined`. PCM needs nothing to load.
    */
   unavailable(format: AudioFormat): Error | undefined;
+  /**
+   * Why speech with words cannot be rendered by this renderer (its `flite` option is a sentence: the engine's
+   * package is missing, or the platform has none), or `undefined` when it has an engine to load.
+   */
+  wordsUnavailable(): string | undefined;
+  /**
+   * Waits until `mode` can start rendering: `undefined` at once for tones or a loaded engine; else the promise of
+   * loading the words engine (compiled once per process).
+   *
+   * @throws (rejects with) the engine's load error; Error with {@link wordsUnavailable}'s sentence when there is no
+   *   engine.
+   */
+  prepare(mode: SpeechMode): Promise<void> | undefined;
   /** Empties the cache (counters are kept). */
   clear(): void;
   /** Current counters; a fresh object each call. */
   stats(): AudioRendererStats;
+}
+
+/** The sample count of a finished render of `byteLength` bytes of words (see `wordsDurationMs` of `stream.ts`). */
+function sampleCountOf(format: AudioFormat, byteLength: number): number {
+  return Math.round((wordsDurationMs(format, byteLength) * SAMPLE_RATE) / 1000);
 }
 
 function checkFormat(format: AudioFormat): void {
@@ -141,7 +169,7 @@ function checkFormat(format: AudioFormat): void {
 }
 
 function cacheKey(req: AudioRequest): string {
-  return JSON.stringify([req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
+  return JSON.stringify([req.mode ?? 'tones', req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
 }
 
 /**
@@ -164,6 +192,12 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   /** Renders being made, by cache key: a request for the same audio meanwhile reads the same render. */
   const inFlight = new Map<string, RenderJob>();
 
+  const flite = options.flite ?? 'speech "words" has no engine on this platform';
+  /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
+  async function* wordsOf(req: AudioRequest): AsyncGenerator<Uint8Array> {
+    if (typeof flite !== 'function') throw new Error(flite);
+    yield* wordByteChunks(fliteModule() ?? (await loadFlite(flite)), req, req.format);
+  }
   const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
     Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
 
@@ -171,23 +205,28 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
     open(req) {
       checkFormat(req.format);
       const key = cacheKey(req);
+      const words = req.mode === 'words';
       const cached = cache.get(key);
       if (cached) {
         hits++;
-        return { ...cached, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
+        // A cached tones render is as long as its plan; words need the plan for the nominal length.
+        const nominalDurationMs = words ? samplesToMs(planSpeech(req).sampleCount) : cached.durationMs;
+        return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
       }
       misses++;
       const plan = planSpeech(req);
-      const byteLength = encodedByteLength(req.format, plan.sampleCount);
-      const voice = getVoiceProfile(req.voice);
+      const nominalDurationMs = samplesToMs(plan.sampleCount);
+      const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
+      const voice = words ? undefined : getVoiceProfile(req.voice);
+      const source = (output: Uint8Array | undefined) => (words ? wordsOf(req) : byteChunks(plan, voice!, req.format, output));
       const join = (): RenderJob | ChunkedBody => {
         const finished = cache.get(key);
         if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
         const running = inFlight.get(key);
         if (running?.joinable) return running;
-        const job = new RenderJob(plan, voice, req.format, byteLength, {
+        const job = new RenderJob(source, req.format, byteLength, {
           piece: (bytes) => void (streamedBytes += bytes.byteLength),
-          complete: (bytes) => cache.set(key, rendered(req, plan.sampleCount, bytes)),
+          complete: (bytes) => cache.set(key, rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes)),
           settled: () => {
             if (inFlight.get(key) === job) inFlight.delete(key);
           },
@@ -195,16 +234,28 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
         inFlight.set(key, job);
         return job;
       };
+      if (words) {
+        return {
+          contentType: CONTENT_TYPES[req.format],
+          durationMs: undefined,
+          sampleCount: undefined,
+          nominalDurationMs,
+          byteLength: undefined,
+          body: new WordStream(join, (bytes) => wordsDurationMs(req.format, bytes.byteLength)),
+        };
+      }
       return {
         contentType: CONTENT_TYPES[req.format],
-        durationMs: samplesToMs(plan.sampleCount),
+        durationMs: nominalDurationMs,
         sampleCount: plan.sampleCount,
+        nominalDurationMs,
         byteLength,
-        body: new SpeechStream(byteLength, samplesToMs(plan.sampleCount), join),
+        body: new SpeechStream(byteLength!, nominalDurationMs, join),
       };
     },
     render(req) {
       checkFormat(req.format);
+      if (req.mode === 'words') throw new TypeError('render() makes tones only; open() speech with words and read its body');
       const key = cacheKey(req);
       const cached = cache.get(key);
       if (cached) {
@@ -220,6 +271,12 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       return result;
     },
     warmUp: () => loadMp3Encoder(options.mp3Wasm),
+    wordsUnavailable: () => (typeof flite === 'function' ? undefined : flite),
+    prepare(mode) {
+      if (mode !== 'words' || fliteModule()) return undefined;
+      if (typeof flite !== 'function') return Promise.reject(new Error(flite));
+      return loadFlite(flite).then(() => undefined);
+    },
     unavailable(format) {
       const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;
       if (failure) retryMp3EncoderLoad(options.mp3Wasm);

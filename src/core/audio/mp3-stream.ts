@@ -130,3 +130,67 @@ export function encodeMp3(samples: Int16Array): Uint8Array {
   const stream = createMp3Stream(samples.length);
   return concat([stream.header, stream.encode(samples), stream.finish()]);
 }
+
+/**
+ * An encoder for one MP3 stream whose length is not known when it starts (speech with words, whose length Flite
+ * decides sentence by sentence): LAME's frames only, with no Info/LAME tag frame, since that frame, sent first, holds
+ * the total sample count. Decoders play the encoder and decoder delay (576 + 529 samples, 46 ms) of silence
+ * first and up to one frame of padding last, as for a live stream. The bytes do not depend on how the samples are
+ * split.
+ */
+export interface OpenMp3Stream {
+  /**
+   * Encodes the next samples (any count ≥ 0).
+   *
+   * @param samples - mono samples at 24,000 Hz, 16-bit.
+   * @returns the bytes LAME has completed so far, a copy the caller owns (may be empty).
+   * @throws Error after `finish()` or `abort()`. A stream that threw is aborted.
+   */
+  encode(samples: Int16Array): Uint8Array;
+  /**
+   * Flushes the encoder and releases it.
+   *
+   * @returns the last bytes.
+   * @throws Error after `finish()` or `abort()`.
+   */
+  finish(): Uint8Array;
+  /** Releases the encoder without finishing. Idempotent. */
+  abort(): void;
+}
+
+/**
+ * Opens an encoder for one stream of any length (see {@link OpenMp3Stream}).
+ *
+ * @throws Error if `loadMp3Encoder()` has not resolved.
+ */
+export function createOpenMp3Stream(): OpenMp3Stream {
+  let lame: LameEncoder | undefined = openLameEncoder(SAMPLE_RATE, MP3_BITRATE_KBPS);
+  let state: 'open' | 'finished' | 'aborted' = 'open';
+  const live = (): LameEncoder => {
+    if (state !== 'open' || !lame) throw new Error(`MP3 stream already ${state}`);
+    return lame;
+  };
+  const abort = (): void => {
+    if (state === 'open') state = 'aborted';
+    lame?.free();
+    lame = undefined;
+  };
+  const guarded = <T>(step: () => T): T => {
+    try {
+      return step();
+    } catch (error) {
+      abort();
+      throw error;
+    }
+  };
+  return {
+    encode: (samples) => guarded(() => live().encode(samples)),
+    finish() {
+      const tail = guarded(() => live().flush());
+      state = 'finished';
+      abort();
+      return tail;
+    },
+    abort,
+  };
+}

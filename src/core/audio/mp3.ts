@@ -24,7 +24,7 @@ export {
   type Mp3WasmSource,
 } from './mp3-wasm.js';
 export { bundledMp3Wasm } from './lame-wasm.js';
-export { type Mp3Stream, createMp3Stream, encodeMp3 } from './mp3-stream.js';
+export { type Mp3Stream, type OpenMp3Stream, createMp3Stream, createOpenMp3Stream, encodeMp3 } from './mp3-stream.js';
 export {
   MP3_BITRATE_KBPS,
   MP3_ENCODER_DELAY,

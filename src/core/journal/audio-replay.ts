@@ -7,6 +7,7 @@
  * @module
  */
 import type { AudioRenderer } from '../audio/index.js';
+import { concat } from '../bytes.js';
 import type { StreamedBody } from '../http/body.js';
 import type { JournalEntry } from './journal.js';
 import { JOURNAL_BODY_LIMIT } from './record-request.js';
@@ -15,8 +16,8 @@ import { JOURNAL_BODY_LIMIT } from './record-request.js';
 export interface ReplayedAudio {
   /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
   readonly contentType: string;
-  /** The body's length, bytes. */
-  readonly byteLength: number;
+  /** The body's length, bytes; `undefined` for words not yet rendered (sent without a length). */
+  readonly byteLength: number | undefined;
   /** The bytes, streamed: rendered as they are read, or at hand from the audio cache (`chunksNow()`). */
   readonly body: StreamedBody;
 }
@@ -40,17 +41,16 @@ export function replaySpeech(entry: JournalEntry | undefined, seq: number, rende
   if (typeof input !== 'string') {
     return `Journal entry ${seq} did not keep its request body (over ${JOURNAL_BODY_LIMIT / 1024} KiB), so its audio cannot be rendered again`;
   }
-  const opened = renderer.open({ input, voice: audio.voice, speed: audio.speed, seed, format: audio.format });
+  const mode = audio.speech ?? 'tones';
+  const missing = mode === 'words' ? renderer.wordsUnavailable() : undefined;
+  if (missing) return `Journal entry ${seq} was said with words, which this gateway cannot render again: ${missing}`;
+  const opened = renderer.open({ input, voice: audio.voice, speed: audio.speed, seed, format: audio.format, mode });
   return { contentType: opened.contentType, byteLength: opened.byteLength, body: opened.body };
 }
 
 /** Reads `audio` whole (at once when its chunks are at hand). */
 export async function collectAudio(audio: ReplayedAudio): Promise<Uint8Array> {
-  const out = new Uint8Array(audio.byteLength);
-  let at = 0;
-  for await (const chunk of audio.body.chunksNow?.() ?? audio.body) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return at === out.byteLength ? out : out.subarray(0, at);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of audio.body.chunksNow?.() ?? audio.body) chunks.push(chunk);
+  return concat(chunks);
 }

@@ -8,6 +8,7 @@
  */
 import type { Account } from '../accounts/accounts.js';
 import type { GatewayContext } from '../context.js';
+import type { SpeechMode } from '../audio/types.js';
 import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from '../types.js';
 
 /** One call of an operation. */
@@ -20,6 +21,8 @@ export interface OperationCall {
   readonly params: Readonly<Record<string, string>>;
   /** The authenticated key's account. */
   readonly account: Account;
+  /** How speech sounds for this request: its `X-Mock-Speech`, else the gateway's option `speech` (`speech-mode.ts`). */
+  readonly speech: SpeechMode;
 }
 
 /** What an operation answered: the response, and what the journal keeps besides it. */

@@ -9,7 +9,8 @@ import { buildSpeechGeneration, readinessDelay, speechCost } from '../generation
 import { readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationAnswer, OperationCall } from './call.js';
-import { SPEED_RANGE } from '../audio/types.js';
+import { SPEED_RANGE, type SpeechMode } from '../audio/types.js';
+import { SPEECH_HEADER_NAME } from './speech-mode.js';
 import { generationIdOf } from '../ids.js';
 import { andThen, type MaybePromise } from '../types.js';
 import { ChunkedBody } from '../http/body.js';
@@ -80,7 +81,7 @@ const SpeechRequestSchema = z.looseObject(
  *   A request whose normalized body was recorded (`ctx.recordings`) is answered by {@link answerRecorded} instead,
  *   once the body is valid.
  */
-export function createSpeech({ ctx, request, account }: OperationCall): MaybePromise<OperationAnswer> {
+export function createSpeech({ ctx, request, account, speech: mode }: OperationCall): MaybePromise<OperationAnswer> {
   const body = parseOrThrow(SpeechRequestSchema, readJsonBody(request));
   const recorded = ctx.recordings?.get(speechKeyOf(body));
   if (recorded) return answerRecorded(ctx, request, account, body, recorded);
@@ -129,15 +130,33 @@ export function createSpeech({ ctx, request, account }: OperationCall): MaybePro
     });
   }
 
-  return billed(ctx, { request, account, body, model, characters }, () => {
-    const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format });
-    return {
-      durationMs: audio.durationMs,
-      answer: (generationId) => ({
-        response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-        audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs, voice: body.voice, speed },
-      }),
-    };
+  return andThen(engineFor(ctx, mode), () =>
+    billed(ctx, { request, account, body, model, characters }, () => {
+      const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format, mode });
+      return {
+        durationMs: audio.nominalDurationMs,
+        answer: (generationId) => ({
+          response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs ?? null, voice: body.voice, speed, speech: mode },
+        }),
+      };
+    }),
+  );
+}
+
+/**
+ * Waits for what `mode` renders with (the words engine, compiled once per process), before anything is charged.
+ *
+ * @throws {GatewayError} 400 naming `X-Mock-Speech` when words were asked for and the engine's package is missing
+ *   (the gateway's option `speech` checks this at creation, so only the header gets here); 500 naming the cause when
+ *   the engine failed to load.
+ */
+function engineFor(ctx: GatewayContext, mode: SpeechMode): MaybePromise<void> {
+  if (mode !== 'words') return undefined;
+  const missing = ctx.audio.wordsUnavailable();
+  if (missing) throw new GatewayError(400, { message: `${SPEECH_HEADER_NAME}: ${missing}` });
+  return ctx.audio.prepare(mode)?.catch((error: unknown) => {
+    throw new GatewayError(500, { message: `${SPEECH_HEADER_NAME}: the simulator's words engine failed to load (${error instanceof Error ? error.message : String(error)}); tones still work` });
   });
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_CHUNK_BYTES, isSized, type SizedBody } from '../http/body.js';
+import { DEFAULT_CHUNK_BYTES, isSized, isStreamed, type SizedBody } from '../http/body.js';
 import { errorResponse } from '../http/error-envelope.js';
 import { userIdFor } from '../ids.js';
 import { hash32 } from '../prng.js';
@@ -119,8 +119,9 @@ function take(pieces: Uint8Array[], count: number): Uint8Array {
 }
 
 /**
- * Applies `audio` effects to a successful audio body, while it is still being rendered: its final length and
- * duration are known up front ({@link SizedBody}).
+ * Applies `audio` effects to a successful audio body, while it is still being rendered when its final length and
+ * duration are known up front ({@link SizedBody}: tones); speech with words, whose length is known only once said,
+ * is read whole first (`sized()`), then sent the same way.
  *
  * - `truncate: f`: sends the first `floor(f × bytes)` bytes of the final length, then cuts the connection
  *   ({@link StreamCut}).
@@ -129,7 +130,16 @@ function take(pieces: Uint8Array[], count: number): Uint8Array {
  */
 export function withAudioEffects(rule: Rule, body: CoreBody | null): CoreBody | null {
   const audio = rule.audio;
-  if (!audio || !isSized(body)) return body;
+  if (!audio) return body;
+  if (isSized(body)) return sizedEffects(audio, body);
+  if (!isStreamed(body) || !body.sized) return body;
+  const whole = body.sized.bind(body);
+  return (async function* () {
+    yield* sizedEffects(audio, await whole());
+  })();
+}
+
+function sizedEffects(audio: NonNullable<Rule['audio']>, body: SizedBody): AsyncGenerator<Uint8Array> {
   const total = body.byteLength;
   const cutAt = audio.truncate === undefined ? undefined : Math.floor(total * audio.truncate);
   const dribble = audio.dribble;

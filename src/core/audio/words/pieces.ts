@@ -1,0 +1,126 @@
+/**
+ * The text of a speech request cut into the pieces that are synthesized one at a time for speech with words: sentences
+ * (`Intl.Segmenter`, sentence granularity, English rules), each cut further into what Flite can say and what it
+ * cannot (`docs/behaviour.md`, "Speech with words").
+ *
+ * - What Flite reads: the text after Unicode NFKD with combining marks removed (`café` → `cafe`, `…` → `...`),
+ *   typographic quotes and dashes as their ASCII forms, control characters as spaces: printable ASCII.
+ * - What it cannot: any other character (other scripts, emoji, symbols such as `€`). A run of them, with the spaces
+ *   inside it, is a `tones` piece: the simulator's tones for that text.
+ * - A `words` piece is at most {@link MAX_PIECE_CHARS} × speed characters (at least {@link MIN_PIECE_CHARS}), cut at
+ *   the last clause mark or space before the bound (anywhere, in a word longer than it), so one synthesis never holds
+ *   the event loop for long.
+ *
+ * @module
+ */
+
+/** Longest `words` piece at speed 1, in characters (about 5 s of speech, about 100 ms of synthesis warm). */
+export const MAX_PIECE_CHARS = 80;
+/** Lower bound of the piece length at slow speeds, in characters. */
+export const MIN_PIECE_CHARS = 20;
+
+/** A piece to synthesize: `words` (printable ASCII for Flite) or `tones` (the original text of a span Flite cannot say). */
+export interface SpeechPiece {
+  readonly kind: 'words' | 'tones';
+  readonly text: string;
+}
+
+/** Characters NFKD leaves that have an ASCII form Flite reads. */
+const ASCII_FORMS: Readonly<Record<string, string>> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u2013': '-',
+  '\u2014': ' - ',
+  '\u2212': '-',
+  '\u00a0': ' ',
+};
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** The sentences of `text`, in order, each with its trailing spaces (`Intl.Segmenter('en', { granularity: 'sentence' })`). */
+export function sentencesOf(text: string): string[] {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' });
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
+
+/** `text` as Flite reads it: see the module's comment. Characters left outside printable ASCII are not changed. */
+function asciiForms(text: string): string {
+  let out = '';
+  for (const char of text.normalize('NFKD')) {
+    if (/\p{M}/u.test(char)) continue;
+    const code = char.codePointAt(0)!;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0) || char === '\u2028' || char === '\u2029') out += ' ';
+    else out += ASCII_FORMS[char] ?? char;
+  }
+  return out;
+}
+
+const isSpeakable = (char: string): boolean => char >= ' ' && char <= '~';
+const isSpace = (char: string): boolean => /\s/u.test(char);
+
+/**
+ * The pieces of `input` in order: see the module's comment. Whitespace-only input gives one `words` piece of spaces
+ * (Flite's silence, which the renderer then turns into tones' silence).
+ *
+ * @param input - any string.
+ * @param speed - the request's speed (0.25–4), which scales the piece length bound.
+ */
+export function speechPieces(input: string, speed: number): SpeechPiece[] {
+  const bound = Math.max(MIN_PIECE_CHARS, Math.floor(MAX_PIECE_CHARS * speed));
+  const pieces: SpeechPiece[] = [];
+  for (const sentence of sentencesOf(input)) {
+    for (const run of runsOf(sentence)) {
+      if (run.kind === 'tones') pieces.push(run);
+      else for (const text of cut(run.text, bound)) pieces.push({ kind: 'words', text });
+    }
+  }
+  return pieces.length > 0 ? pieces : [{ kind: 'words', text: ' ' }];
+}
+
+/** `sentence` as alternating runs of what Flite can say and what it cannot; spaces join the run they are in. */
+function runsOf(sentence: string): SpeechPiece[] {
+  const runs: SpeechPiece[] = [];
+  let kind: SpeechPiece['kind'] | undefined;
+  let text = '';
+  const flush = () => {
+    if (text && kind) runs.push({ kind, text });
+    text = '';
+  };
+  // Each original character decides its kind by its ASCII form; tones keep the original characters.
+  for (const char of sentence) {
+    const form = asciiForms(char);
+    if (isSpace(char) || form.trim() === '') {
+      text += kind === 'tones' ? char : ' ';
+      continue;
+    }
+    const next = [...form].every(isSpeakable) ? 'words' : 'tones';
+    if (next !== kind) {
+      flush();
+      kind = next;
+    }
+    text += next === 'words' ? form : char;
+  }
+  flush();
+  return runs;
+}
+
+/** `text` in pieces of at most `bound` characters, cut after the last clause mark, else space, before the bound. */
+function cut(text: string, bound: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > bound) {
+    const head = rest.slice(0, bound);
+    const clause = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(': '));
+    const space = head.lastIndexOf(' ');
+    const at = clause > 0 ? clause + 1 : space > 0 ? space : bound;
+    out.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  if (rest) out.push(rest);
+  return out;
+}
