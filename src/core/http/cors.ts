@@ -50,11 +50,11 @@ export const CORS_ALLOW_METHODS: Readonly<Record<CorsScope, string>> = {
 /**
  * `Access-Control-Allow-Headers` of an allowed preflight that names no `Access-Control-Request-Headers` (one that
  * names some gets exactly those back): the bearer key, the JSON body, the gateway's attribution headers and the
- * simulator's own request headers (`X-Mock-Status`, `X-Mock-Scenario`, `X-Mock-Session`; the admin token on the
+ * simulator's own request headers (`X-Mock-Status`, `X-Mock-Scenario`, `X-Mock-Session`, `X-Mock-Speech`; the admin token on the
  * admin API).
  */
 export const CORS_DEFAULT_ALLOW_HEADERS: Readonly<Record<CorsScope, string>> = {
-  api: 'Authorization, Content-Type, Accept, HTTP-Referer, X-Title, X-Mock-Status, X-Mock-Scenario, X-Mock-Session',
+  api: 'Authorization, Content-Type, Accept, HTTP-Referer, X-Title, X-Mock-Status, X-Mock-Scenario, X-Mock-Session, X-Mock-Speech',
   admin: 'Authorization, Content-Type, Accept, X-Mock-Admin-Token',
 };
 

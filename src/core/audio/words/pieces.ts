@@ -7,9 +7,12 @@
  *   typographic quotes and dashes as their ASCII forms, control characters as spaces: printable ASCII.
  * - What it cannot: any other character (other scripts, emoji, symbols such as `€`). A run of them, with the spaces
  *   inside it, is a `tones` piece: the simulator's tones for that text.
- * - A `words` piece is at most {@link MAX_PIECE_CHARS} × speed characters (at least {@link MIN_PIECE_CHARS}), cut at
- *   the last clause mark or space before the bound (anywhere, in a word longer than it), so one synthesis never holds
- *   the event loop for long.
+ * - A `words` piece is at most {@link MAX_PIECE_CHARS} × speed characters (from {@link MIN_PIECE_CHARS} to
+ *   {@link MAX_PIECE_CHARS} × 2), a digit counting {@link DIGIT_WEIGHT} (Flite reads `1234` as "one thousand two
+ *   hundred thirty four"), cut at the last clause mark or space before the bound; a run of more than
+ *   {@link MAX_TOKEN_CHARS} characters without a space (a URL, a number, `aaaa…`, which Flite spells or reads digit by
+ *   digit) is cut into parts of that many. So one synthesis says at most about 5 s of speech, and never holds the
+ *   event loop for long.
  *
  * @module
  */
@@ -18,6 +21,10 @@
 export const MAX_PIECE_CHARS = 80;
 /** Lower bound of the piece length at slow speeds, in characters. */
 export const MIN_PIECE_CHARS = 20;
+/** Longest run of characters without a space that is said as one token. */
+export const MAX_TOKEN_CHARS = 12;
+/** How many characters a digit counts for in a piece's length. */
+export const DIGIT_WEIGHT = 3;
 
 /** A piece to synthesize: `words` (printable ASCII for Flite) or `tones` (the original text of a span Flite cannot say). */
 export interface SpeechPiece {
@@ -71,7 +78,7 @@ const isSpace = (char: string): boolean => /\s/u.test(char);
  * @param speed - the request's speed (0.25–4), which scales the piece length bound.
  */
 export function speechPieces(input: string, speed: number): SpeechPiece[] {
-  const bound = Math.max(MIN_PIECE_CHARS, Math.floor(MAX_PIECE_CHARS * speed));
+  const bound = Math.min(2 * MAX_PIECE_CHARS, Math.max(MIN_PIECE_CHARS, Math.floor(MAX_PIECE_CHARS * speed)));
   const pieces: SpeechPiece[] = [];
   for (const sentence of sentencesOf(input)) {
     for (const run of runsOf(sentence)) {
@@ -109,15 +116,39 @@ function runsOf(sentence: string): SpeechPiece[] {
   return runs;
 }
 
-/** `text` in pieces of at most `bound` characters, cut after the last clause mark, else space, before the bound. */
+/** `text` with every run of more than {@link MAX_TOKEN_CHARS} characters without a space cut by spaces. */
+function shortTokens(text: string): string {
+  return text.replace(new RegExp(`\\S{${MAX_TOKEN_CHARS + 1},}`, 'g'), (token) => token.match(new RegExp(`.{1,${MAX_TOKEN_CHARS}}`, 'g'))!.join(' '));
+}
+
+/** How long `text` counts for against a piece's bound: its characters, a digit {@link DIGIT_WEIGHT}. */
+function weight(text: string): number {
+  let total = 0;
+  for (const char of text) total += char >= '0' && char <= '9' ? DIGIT_WEIGHT : 1;
+  return total;
+}
+
+/** The longest prefix of `text` whose weight is at most `bound`, in characters (at least 1). */
+function fitting(text: string, bound: number): number {
+  let total = 0;
+  let at = 0;
+  while (at < text.length) {
+    total += weight(text[at]!);
+    if (total > bound) break;
+    at++;
+  }
+  return Math.max(1, at);
+}
+
+/** `text` in pieces of at most `bound` (by {@link weight}), cut after the last clause mark, else space, before it. */
 function cut(text: string, bound: number): string[] {
   const out: string[] = [];
-  let rest = text;
-  while (rest.length > bound) {
-    const head = rest.slice(0, bound);
+  let rest = shortTokens(text);
+  while (weight(rest) > bound) {
+    const head = rest.slice(0, fitting(rest, bound));
     const clause = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(': '));
     const space = head.lastIndexOf(' ');
-    const at = clause > 0 ? clause + 1 : space > 0 ? space : bound;
+    const at = clause > 0 ? clause + 1 : space > 0 ? space : head.length;
     out.push(rest.slice(0, at));
     rest = rest.slice(at);
   }

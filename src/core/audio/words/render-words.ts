@@ -16,8 +16,12 @@ import { speechPieces, type SpeechPiece } from './pieces.js';
 import { FLITE_SAMPLE_RATE, resample16kTo24k } from './resample.js';
 import { speakerOf, type Speaker } from './speakers.js';
 
-/** Below this peak (of 32,767) Flite's output counts as silence: it said nothing of the piece. */
-const SILENT_PEAK = 64;
+/**
+ * Below this peak (of 32,767; 3% of full scale) Flite's output counts as silence: it said nothing of the piece (for
+ * punctuation alone it writes a breath of silence with a click of a few hundred at most, where speech peaks above
+ * 10,000).
+ */
+const SILENT_PEAK = 1024;
 
 /**
  * Flite's command line for one piece: the speaker's base voice and pitch, the rate as a duration stretch (1 / speed),

