@@ -15,13 +15,16 @@
  *   of `examples/cli/error-envelope.json`; `examples/server/start.ts` runs with tsx.
  * - `examples/clients/*.ts` drive the official clients against a standalone server; `examples/config/keys.yaml`
  *   and `examples/scenarios/flaky-tts.yaml` are loaded by one and answer as the pages say.
- * - `examples/browser/mocks.ts` is type-checked (`npm run typecheck`); the browser tests run the same handlers in
- *   Chromium.
+ * - `examples/browser/mocks.ts` and `examples/browser/words.ts` are type-checked (`npm run typecheck`); the browser
+ *   tests run the same handlers in Chromium (`test/browser/words.test.ts` with words).
+ * - `examples/speech/round-trip.ts` runs with tsx: text said in words by the standalone server, heard by ffmpeg and
+ *   PocketSphinx (skipped with a line where they are missing, failing under CI, as for Chromium).
  *
  * And the pages show each file exactly: every code block of `README.md` and of `docs/*.md` is a file of
  * `examples/`, named in a link in the paragraph just above it, so the two cannot drift apart; every file of
  * `examples/` is shown on some page; and every link between the pages lands on a file and a heading that exist.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +40,7 @@ import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
 import { missingCommand, runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
+import { describeMissingTool } from './support/required-tool.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
@@ -48,6 +52,13 @@ const REPOSITORY = 'https://github.com/mockrouter/mockrouter';
 
 const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
 const NO_PYTHON = missingCommand('python3');
+/**
+ * Why `examples/speech/round-trip.ts` cannot hear speech here, or `undefined`: whether `ffmpeg` and
+ * `pocketsphinx_continuous` start (not `missingCommand`: `ffmpeg --version` exits 1, and pocketsphinx has no such flag).
+ */
+const NO_RECOGNIZER = ['ffmpeg', 'pocketsphinx_continuous']
+  .filter((command) => spawnSync(command, ['-version'], { stdio: 'ignore' }).error !== undefined)
+  .map((command) => `${command} is not installed`)[0];
 
 /** `runProgram` (`test/support/programs.ts`) with this file's bound. */
 const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 30_000);
@@ -381,6 +392,22 @@ describe('examples/server/start.ts', () => {
     expect(await refused(Number(new URL(stdout.trim()).port))).toBe(true);
   });
 });
+
+/** Says the example's sentence in words, hears it, and checks that most words came back (the script's own bound is 3 in 4). */
+function roundTripSuite(): void {
+  it('says the sentence in words through the standalone server; ffmpeg and PocketSphinx hear most of its words', async () => {
+    const { code, stdout, stderr } = await runProgram(process.execPath, ['--import', 'tsx', path('examples/speech/round-trip.ts')], {}, undefined, 120_000);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const match = /^said: {2}Please call Stella\. Ask her to bring these things with her from the store\.\nheard: (.*)\n(\d+) of 14 words came back\n$/.exec(stdout);
+    expect(match, stdout).not.toBeNull();
+    expect(Number(match![2]), `heard: ${match![1]}`).toBeGreaterThanOrEqual(11);
+  }, 150_000);
+}
+
+if (NO_RECOGNIZER === undefined) describe('examples/speech/round-trip.ts', roundTripSuite);
+else {
+  describeMissingTool('examples/speech/round-trip.ts', 'ffmpeg and pocketsphinx', `${NO_RECOGNIZER} (Debian: apt-get install ffmpeg pocketsphinx pocketsphinx-en-us)`, roundTripSuite);
+}
 
 describe('examples/clients', () => {
   it('official-clients.ts: MP3 through @openrouter/sdk and PCM through openai', async () => {

