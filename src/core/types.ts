@@ -160,10 +160,10 @@ export interface SpeechAudio {
 /**
  * Real time between the last byte before a cut and the cut itself, ms: a browser reading the body gets every byte
  * sent before it (Chromium drops the bytes still in its data pipe the moment a load fails), as on a real network,
- * where a reset comes some time after the last segment. Used by every adapter (`src/msw/convert.ts`;
- * `src/node-http/send.ts`, which the express middleware shares).
+ * where a reset comes some time after the last segment; long enough for a busy machine too. Used by every adapter
+ * (`src/msw/convert.ts`; `src/node-http/send.ts`, which the express middleware shares).
  */
-export const CUT_GRACE_MS = 20;
+export const CUT_GRACE_MS = 50;
 
 /**
  * Thrown by a streamed body to cut the connection mid-stream (a scenario's `audio.truncate`): the standalone
