@@ -131,8 +131,11 @@ export interface Gateway {
    */
   sync(): Promise<void>;
   /**
-   * Loads ahead what the first speech answer would otherwise wait for (the WebAssembly MP3 encoder, once per
-   * process; bench/README.md, "Cold speech synthesis"). Optional; the standalone server does it once it listens.
+   * Loads ahead what the first speech answer would otherwise wait for (the WebAssembly MP3 encoder, and with option
+   * `speech: 'words'` the words engine, each once per process; bench/README.md, "Cold speech synthesis"). Optional;
+   * the standalone server does it once it listens.
+   *
+   * @throws (rejects with) the words engine's load error, when option `speech` is `words`.
    *
    * @example beforeAll(() => mock.gateway.warmUp());
    */
