@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { jsonDepthOf } from '../json-depth.js';
 import { GatewayError } from './error-envelope.js';
 import type { CoreRequest, HeaderMap } from '../types.js';
 
@@ -31,27 +32,6 @@ export function header(headers: HeaderMap, name: string): string | undefined {
  * journal, the event stream, a log line) meets a value too deep to serialize.
  */
 export const MAX_JSON_DEPTH = 64;
-
-/**
- * The nesting depth of JSON `text` (arrays and objects; brackets inside strings do not count), or
- * `MAX_JSON_DEPTH + 1` as soon as it passes {@link MAX_JSON_DEPTH}. Malformed text is left to `JSON.parse`.
- */
-function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > MAX_JSON_DEPTH) return deepest;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
 
 /** Parses a raw query string (no leading `?`); `+` and percent-escapes are decoded as a URL query does. */
 export function queryParams(query: string): URLSearchParams {
@@ -92,7 +72,7 @@ function parseBody(request: CoreRequest): { value: unknown } | { error: GatewayE
   } catch {
     return { error: new GatewayError(400, { message: 'Invalid JSON body: the body is not valid UTF-8' }) };
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  if (jsonDepthOf(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     return { error: new GatewayError(400, { message: `Invalid JSON body: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` }) };
   }
   try {
