@@ -16,6 +16,9 @@
  *    `--store --workers 2` against `--workers 1`, on a throwaway redis-server (store.ts, store-report.ts);
  * 9. a saved real catalog (issue 22): `--fixtures` with a 500-model `models.json`, a lookup and list reads against
  *    the bare server's replay (saved-catalog.ts, saved-catalog-report.ts);
+ * 10. speech with words (CMU Flite in WebAssembly, `--speech words`): a 120-word paragraph as MP3, warm and cold
+ *    (the first request of a fresh process), its first byte's share of the answer's time, RSS after 1,000 word
+ *    renders, and tones on a `--speech words` server against a default one (words.ts, words-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
  * bench/README.md (`BENCH_*` environment variables).
@@ -33,6 +36,8 @@ import { measureSpeech, type SpeechResult } from './speech.js';
 import { speechGoals, speechSection } from './speech-report.js';
 import { measureCatalog, type CatalogResult } from './saved-catalog.js';
 import { catalogGoals, catalogSection } from './saved-catalog-report.js';
+import { measureWords, type WordsResult } from './words.js';
+import { wordsGoals, wordsSection } from './words-report.js';
 import type { StoreResult } from './store.js';
 import { storeGoals, storeSection } from './store-report.js';
 import type { SynthResult } from './synth.js';
@@ -52,7 +57,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog', 'words'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -94,6 +99,10 @@ function readConfig() {
     freshStarts: Math.round(envNumber('BENCH_FRESH_STARTS', 5, 1)),
     workerConnections: Math.round(envNumber('BENCH_WORKER_CONNECTIONS', 8, 1)),
     workerDuration: envNumber('BENCH_WORKER_DURATION', 20, 1),
+    wordsParagraphs: Math.round(envNumber('BENCH_WORDS_PARAGRAPHS', 5, 1)),
+    wordsStarts: Math.round(envNumber('BENCH_WORDS_STARTS', 3, 1)),
+    wordsRenders: Math.round(envNumber('BENCH_WORDS_RENDERS', 1000, 1)),
+    wordsTones: Math.round(envNumber('BENCH_WORDS_TONES', 8, 1)),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
     /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
@@ -238,6 +247,7 @@ interface Results {
   /** The result, or why the section was skipped (no redis-server). */
   store: StoreResult | string | null;
   catalog: CatalogResult | null;
+  words: WordsResult | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -510,6 +520,7 @@ function goalsSection(res: Results, out: string[]): void {
   if (res.speech) speechGoals(res.speech, goal);
   if (res.store) storeGoals(res.store, goal, figure);
   if (res.catalog) catalogGoals(res.catalog, goal);
+  if (res.words) wordsGoals(res.words, goal, figure);
   out.push(
     '',
     heading('6. Goals'),
@@ -535,6 +546,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.speech) speechSection(res.speech, out);
   if (res.store) storeSection(res.store, out, config);
   if (res.catalog) catalogSection(res.catalog, out, config);
+  if (res.words) wordsSection(res.words, out);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -543,7 +555,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const on = (s: Section) => config.sections.has(s);
-  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null, catalog: null };
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null, catalog: null, words: null };
   if (on('http')) res.http = await httpBench();
   if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
   if (on('inprocess')) res.inProcess = await inProcessBench();
@@ -563,6 +575,16 @@ async function main(): Promise<void> {
     if (typeof res.store === 'string') progress(`store section skipped: ${res.store}`);
   }
   if (on('catalog')) res.catalog = await measureCatalog({ ...config, progress });
+  if (on('words')) {
+    res.words = await measureWords({
+      paragraphs: config.wordsParagraphs,
+      starts: config.wordsStarts,
+      renders: config.wordsRenders,
+      connections: Math.min(4, config.connections),
+      tones: config.wordsTones,
+      progress,
+    });
+  }
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);

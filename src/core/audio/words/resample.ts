@@ -30,6 +30,10 @@ const TAPS = [
 /** The filter's centre (its delay at 48 kHz), so output sample n is aligned with input time n × 2/3. */
 const CENTRE = (TAPS.length - 1) / 2;
 const Q15 = 32_768;
+/** The taps of each phase (`TAPS[p + 3t]`, t = 0, 1, ...): the filter as seen from one input sample to the next. */
+const PHASES: readonly Float64Array[] = [0, 1, 2].map((p) => Float64Array.from(TAPS.filter((_, j) => j % 3 === p)));
+/** Taps of the longest phase: the zeros padded on each side of the input, so no read falls outside it. */
+const PAD = Math.max(...PHASES.map((phase) => phase.length));
 
 /**
  * Resamples 16,000 Hz samples to 24,000 Hz.
@@ -43,16 +47,16 @@ const Q15 = 32_768;
  */
 export function resample16kTo24k(input: Int16Array): Int16Array {
   const out = new Int16Array(Math.ceil((input.length * 3) / 2));
-  const last = input.length - 1;
+  // The input with PAD zeros before and after it.
+  const padded = new Float64Array(input.length + 2 * PAD);
+  padded.set(input, PAD);
   for (let n = 0; n < out.length; n++) {
-    // Upsampled index of output n is 2n; tap j reads upsampled index 2n + CENTRE - j, non-zero where divisible by 3.
+    // Upsampled index of output n is 2n; tap p + 3t reads upsampled index 2n + CENTRE - p - 3t, input (at - p) / 3 - t.
     const at = 2 * n + CENTRE;
+    const phase = PHASES[at % 3]!;
+    let index = PAD + (at - (at % 3)) / 3;
     let sum = 0;
-    for (let j = at % 3; j < TAPS.length; j += 3) {
-      const index = (at - j) / 3;
-      if (index < 0) break;
-      if (index <= last) sum += TAPS[j]! * input[index]!;
-    }
+    for (let t = 0; t < phase.length; t++, index--) sum += phase[t]! * padded[index]!;
     const value = Math.floor((sum + Q15 / 2) / Q15);
     out[n] = value > 32767 ? 32767 : value < -32768 ? -32768 : value;
   }
