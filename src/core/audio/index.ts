@@ -19,7 +19,7 @@ import { RenderJob, SpeechStream, WordStream } from './render-job.js';
 import { byteChunks, encodedByteLength, renderBytes, wordByteChunks, wordsDurationMs } from './stream.js';
 import type { AudioFormat, SpeechMode, SynthesisRequest } from './types.js';
 import { getVoiceProfile, normalizeVoice } from './voice.js';
-import { fliteModule, loadFlite, type FliteWasmSource } from './words/flite-engine.js';
+import { fliteModule, loadFlite, type FliteLocator } from './words/flite-engine.js';
 
 /**
  * A speech request plus the output format (OpenRouter's `response_format`, already defaulted and validated by the
@@ -83,7 +83,7 @@ export interface AudioRendererOptions {
   maxCacheBytes?: number;
   maxCacheEntries?: number;
   mp3Wasm?: Mp3WasmSource;
-  flite?: FliteWasmSource | string;
+  flite?: FliteLocator;
 }
 
 /**
@@ -157,6 +157,16 @@ export interface AudioRenderer {
   stats(): AudioRendererStats;
 }
 
+/**
+ * The engine's source, as found.
+ *
+ * @throws Error with the sentence saying why there is none.
+ */
+function sourceOf(found: ReturnType<FliteLocator>): Exclude<ReturnType<FliteLocator>, string> {
+  if (typeof found === 'string') throw new Error(found);
+  return found;
+}
+
 /** The sample count of a finished render of `byteLength` bytes of words (see `wordsDurationMs` of `stream.ts`). */
 function sampleCountOf(format: AudioFormat, byteLength: number): number {
   return Math.round((wordsDurationMs(format, byteLength) * SAMPLE_RATE) / 1000);
@@ -192,11 +202,10 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   /** Renders being made, by cache key: a request for the same audio meanwhile reads the same render. */
   const inFlight = new Map<string, RenderJob>();
 
-  const flite = options.flite ?? '"words" have no engine on this platform';
+  const locate: FliteLocator = options.flite ?? (() => 'speech mode "words" has no engine on this platform');
   /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
   async function* wordsOf(req: AudioRequest): AsyncGenerator<Uint8Array> {
-    if (typeof flite !== 'function') throw new Error(flite);
-    yield* wordByteChunks(fliteModule() ?? (await loadFlite(flite)), req, req.format);
+    yield* wordByteChunks(fliteModule() ?? (await loadFlite(sourceOf(locate()))), req, req.format);
   }
   const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
     Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
@@ -271,11 +280,15 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       return result;
     },
     warmUp: () => loadMp3Encoder(options.mp3Wasm),
-    wordsUnavailable: () => (typeof flite === 'function' ? undefined : flite),
+    wordsUnavailable() {
+      if (fliteModule()) return undefined;
+      const found = locate();
+      return typeof found === 'string' ? found : undefined;
+    },
     prepare(mode) {
       if (mode !== 'words' || fliteModule()) return undefined;
-      if (typeof flite !== 'function') return Promise.reject(new Error(flite));
-      return loadFlite(flite).then(() => undefined);
+      const found = locate();
+      return typeof found === 'string' ? Promise.reject(new Error(found)) : loadFlite(found).then(() => undefined);
     },
     unavailable(format) {
       const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;

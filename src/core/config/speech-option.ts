@@ -5,7 +5,7 @@
  * @module
  */
 import { SPEECH_MODES, type SpeechMode } from '../audio/types.js';
-import type { FliteWasmSource } from '../audio/words/flite-engine.js';
+import type { FliteLocator, FliteWasmSource } from '../audio/words/flite-engine.js';
 import type { Platform } from '../platform.js';
 import { OptionsError, type GatewayOptions } from './options.js';
 
@@ -13,8 +13,8 @@ import { OptionsError, type GatewayOptions } from './options.js';
 export interface SpeechSetup {
   /** The mode of requests without `X-Mock-Speech`. */
   readonly mode: SpeechMode;
-  /** The words engine's source, or the sentence saying why there is none (then words are refused). */
-  readonly flite: FliteWasmSource | string;
+  /** Finds the words engine's source, or says why there is none (then words are refused). */
+  readonly flite: FliteLocator;
 }
 
 /**
@@ -29,15 +29,26 @@ export function speechSetupOf(platform: Platform, options: Pick<GatewayOptions, 
   if (!(SPEECH_MODES as readonly unknown[]).includes(mode)) {
     throw new OptionsError('speech', `expected one of ${SPEECH_MODES.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(mode)}`);
   }
-  const flite = engineOf(platform, options.fliteWasm);
-  if (mode === 'words' && typeof flite === 'string') throw new OptionsError('speech', flite);
+  const flite = locatorOf(platform, options.fliteWasm);
+  const found = flite();
+  if (mode === 'words' && typeof found === 'string') throw new OptionsError('speech', found);
   return { mode, flite };
 }
 
-function engineOf(platform: Platform, option: GatewayOptions['fliteWasm']): FliteWasmSource | string {
-  if (option === undefined || typeof option === 'string' || option instanceof URL) return platform.fliteWasm(option);
+/** The locator of option `fliteWasm`: the data itself, or the platform's search (kept once it finds the file). */
+function locatorOf(platform: Platform, option: GatewayOptions['fliteWasm']): FliteLocator {
+  if (option === undefined || typeof option === 'string' || option instanceof URL) {
+    let found: FliteWasmSource | undefined;
+    return () => {
+      if (found) return found;
+      const located = platform.fliteWasm(option);
+      if (typeof located !== 'string') found = located;
+      return located;
+    };
+  }
   if (option instanceof WebAssembly.Module || option instanceof ArrayBuffer || option instanceof Uint8Array) {
-    return () => Promise.resolve(option as WebAssembly.Module | ArrayBuffer | Uint8Array<ArrayBuffer>);
+    const source: FliteWasmSource = () => Promise.resolve(option as WebAssembly.Module | ArrayBuffer | Uint8Array<ArrayBuffer>);
+    return () => source;
   }
   throw new OptionsError('fliteWasm', 'expected a WebAssembly.Module, its bytes (ArrayBuffer or Uint8Array), a URL or a path');
 }

