@@ -27,6 +27,23 @@ describe('request log, pretty (terminal) mode', () => {
     expect(lines[2]).toMatch(/GET \/api\/v1\/generation 404 0\.5ms$/);
   });
 
+  it('escapes control characters in every value, so a value from a client or an upstream forges no line and no color', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const log = await createLogger(true, out);
+    log.info({ method: 'GET', url: '/api/v1/model/a\r\n[00:00:00.000] INFO: forged', status: 200, ms: 1 }, 'request');
+    log.warn({}, 'model \u001b[31mred\u001b[0m\u009b2J\u2028id recorded');
+    log.error({ where: 'proxy\n', error: 'Error: \u0007bell' }, 'unexpected error');
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain('/api/v1/model/a\\r\\n[00:00:00.000] INFO: forged 200 1ms');
+    expect(lines[1]).toContain('model \\e[31mred\\e[0m\\x9b2J\\u2028id recorded');
+    expect(lines[2]).toContain('unexpected error in proxy\\n: Error: \\x07bell');
+    // Only the logger's own colors remain: every ESC left is one of the label's or the message's.
+    expect(text.match(/\u001b/g)).toBeNull();
+  });
+
   it('tells an unexpected error in one line: where it happened and what it was', async () => {
     const out = new PassThrough();
     let text = '';

@@ -4,7 +4,9 @@
  * (one small formatter instead of its 18 packages). The message of a request's line is
  * `<method> <url> <status> <ms>ms[ scenario=<rule>][ <generation id>][ closed early]` (status 0: closed before any
  * answer), of an unexpected error's
- * `unexpected error in <where>: <error>` (`src/core/report-error.ts`), else pino's `msg`.
+ * `unexpected error in <where>: <error>` (`src/core/report-error.ts`), else pino's `msg`. Every value is printed with
+ * its control characters escaped ({@link escapeControls}), so a value from a client or an upstream (a URL, a model
+ * id, an error) can neither forge a log line nor send escape sequences to the terminal.
  *
  * @module
  */
@@ -35,8 +37,30 @@ function twoDigits(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 
-/** The message of one record (see the module's description). */
+/**
+ * `text` with every control character (C0, DEL, C1, and the line and paragraph separators U+2028 and U+2029) written
+ * as an escape: `\n`, `\r`, `\t`, `\e` for ESC, else `\xNN` or `\uNNNN`. A backslash stays as it is.
+ *
+ * @example escapeControls('a\u001b[31mb\r\nc') // 'a\\e[31mb\\r\\nc'
+ */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+    const code = char.charCodeAt(0);
+    if (char === '\n') return '\\n';
+    if (char === '\r') return '\\r';
+    if (char === '\t') return '\\t';
+    if (code === 0x1b) return '\\e';
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** The message of one record (see the module's description), its control characters escaped. */
 function messageOf(record: LogRecord): string {
+  return escapeControls(rawMessageOf(record));
+}
+
+function rawMessageOf(record: LogRecord): string {
   if (record.method !== undefined) {
     let line = `${record.method} ${record.url ?? ''} ${record.status ?? ''} ${record.ms ?? ''}ms`;
     if (record.scenario) line += ` scenario=${record.scenario}`;
@@ -59,7 +83,7 @@ export function prettyLine(line: string, colorize: boolean): string {
   try {
     record = JSON.parse(line) as LogRecord;
   } catch {
-    return line.endsWith('\n') ? line : `${line}\n`;
+    return `${escapeControls(line.endsWith('\n') ? line.slice(0, -1) : line)}\n`;
   }
   const at = new Date(record.time ?? Date.now());
   const time = `${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())}:${twoDigits(at.getSeconds())}.${twoDigits(at.getMilliseconds(), 3)}`;
