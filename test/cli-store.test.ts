@@ -218,6 +218,29 @@ describeWithRedis('mockrouter --workers on one store', (redis) => {
     expect(cli.stderr()).toBe('');
   });
 
+  it('prints the ready line after a bound, warning of a worker that never listens (stopped in its start-up)', async () => {
+    const cli = run(['--port', '0', '--quiet', '--workers', '2', '--store', redis.url, '--store-prefix', `cli-store-${process.pid}-stuck:`], { MOCKROUTER_READY_WAIT_MS: '3000' });
+    // Stop the first worker as soon as it exists: it cannot have listened yet (a start-up takes far longer than a poll).
+    let stuck: number | undefined;
+    for (const end = Date.now() + 15_000; stuck === undefined && Date.now() < end; ) {
+      stuck = childPids(cli.child.pid!)[0];
+      if (stuck === undefined) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(stuck).toBeDefined();
+    process.kill(stuck!, 'SIGSTOP');
+    try {
+      const warning = await waitFor(cli, /^mockrouter: worker ([12]) \(pid (\d+)\) is not listening after 3 s; the others serve$/m, 'stderr');
+      expect(Number(warning[2])).toBe(stuck);
+      const [, baseUrl, , notes] = await waitFor(cli, READY);
+      expect(notes).toBe(`1 of 2 workers, store ${redis.url}/0`);
+      expect(await getOnNewConnection(`${baseUrl}/models`)).toBe(200);
+    } finally {
+      process.kill(stuck!, 'SIGCONT');
+    }
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toBe(0);
+  }, SLOW_TEST_MS);
+
   it('reports a worker that died, starts another, and keeps answering', async () => {
     const { cli, baseUrl, workers } = await startWorkers();
     const [victim, survivor] = workers as [number, number];

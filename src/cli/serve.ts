@@ -203,11 +203,12 @@ function failureMessage(error: unknown): string {
 
 /**
  * Prints the ready lines: `mockrouter listening on <base URL>`, with `(<n> workers, store <URL>)` (each part when
- * it applies; the store's URL without credentials), then the dashboard's URL unless --no-admin, and the warning
+ * it applies, `<k> of <n> workers` when some did not listen in time; the store's URL without credentials), then the dashboard's URL unless --no-admin, and the warning
  * of a server open to the network.
  */
-function announce(url: string, baseUrl: string): void {
-  const notes = [...(flags.workers > 1 ? [`${flags.workers} workers`] : []), ...(flags.store === undefined ? [] : [`store ${storeLabel(flags.store)}`])];
+function announce(url: string, baseUrl: string, listening: number = flags.workers): void {
+  const workers = listening === flags.workers ? `${flags.workers} workers` : `${listening} of ${flags.workers} workers`;
+  const notes = [...(flags.workers > 1 ? [workers] : []), ...(flags.store === undefined ? [] : [`store ${storeLabel(flags.store)}`])];
   process.stdout.write(`mockrouter listening on ${baseUrl}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`);
   if (flags.admin) {
     // The token itself is never printed (it may come from the environment, and logs are kept).
@@ -243,7 +244,7 @@ if (flags.workers > 1 && flags.store === undefined) fail(`--workers ${flags.work
 
 if (flags.workers > 1 && worker === undefined) {
   // The primary: it forks the workers, prints the ready line once all listen, and stops them all (src/cli/workers.ts).
-  const primary = runPrimary({ count: flags.workers, onListening: ({ url, baseUrl }) => announce(url, baseUrl) });
+  const primary = runPrimary({ count: flags.workers, onListening: ({ url, baseUrl }, listening) => announce(url, baseUrl, listening) });
   stopOnSignals(() => primary.stop(0));
 } else {
   await serve();

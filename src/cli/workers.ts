@@ -24,6 +24,21 @@ export const WORKER_NUMBER_ENV = 'MOCKROUTER_WORKER';
 export const MAX_RESTARTS = 5;
 /** The window of {@link MAX_RESTARTS}, ms. */
 export const RESTART_WINDOW_MS = 60_000;
+/**
+ * How long the primary waits for every worker to listen before it prints the ready line all the same (when at least
+ * one listens), with a warning naming those that do not, ms: longer than a worker's start-up with a store away
+ * (its 10 s connect bound). Env `MOCKROUTER_READY_WAIT_MS` overrides it (whole ms, at least 1).
+ */
+export const READY_WAIT_MS = 30_000;
+/** The environment variable that overrides {@link READY_WAIT_MS}. */
+export const READY_WAIT_ENV = 'MOCKROUTER_READY_WAIT_MS';
+
+/** {@link READY_WAIT_MS}, or the whole ms ≥ 1 of env {@link READY_WAIT_ENV}. */
+function readyWaitMs(): number {
+  const raw = Number(process.env[READY_WAIT_ENV]);
+  return Number.isSafeInteger(raw) && raw >= 1 ? raw : READY_WAIT_MS;
+}
+
 /** How long the primary waits for a worker to stop after SIGTERM before it kills it (SIGKILL), ms. */
 export const STOP_GRACE_MS = 10_000;
 
@@ -59,8 +74,11 @@ export function tellPrimary(message: WorkerMessage): Promise<void> {
 export interface PrimaryOptions {
   /** How many workers, ≥ 1. */
   readonly count: number;
-  /** Called once, when every worker listens, with the first worker's message (the ready line is printed here). */
-  readonly onListening: (listening: WorkerListening) => void;
+  /**
+   * Called once, when every worker listens, or after {@link READY_WAIT_MS} when at least one does, with the first
+   * listening worker's message and how many listen (the ready line is printed here).
+   */
+  readonly onListening: (listening: WorkerListening, listeningCount: number) => void;
   /** Where a line goes (a reported death, the final error); default stderr, each line prefixed `mockrouter: `. */
   readonly log?: (line: string) => void;
 }
@@ -78,7 +96,9 @@ function howItEnded(code: number | null, signal: string | null): string {
 /**
  * Forks `count` workers (this script again, same arguments, `MOCKROUTER_WORKER=<k>`) and supervises them:
  *
- * - once every worker says it listens, calls `onListening` once;
+ * - once every worker says it listens, calls `onListening` once; if some have not said so after {@link READY_WAIT_MS}
+ *   (a worker stopped or stuck in its start-up), warns naming them (`worker 2 (pid 1234) is not listening after 30 s`)
+ *   and calls `onListening` all the same when at least one listens, else stops, exiting 1;
  * - a worker that fails or dies before all listen (store unreachable, port in use, a bad file): the others are
  *   stopped and the process exits 1, printing that worker's message (`mockrouter: <message>`);
  * - a worker that dies later is reported (`mockrouter: worker 2 (pid 1234) exited with code 1; starting another`)
@@ -91,6 +111,8 @@ export function runPrimary(options: PrimaryOptions): RunningPrimary {
   const log = options.log ?? ((line: string) => process.stderr.write(`mockrouter: ${line}\n`));
   const live = new Map<number, Worker>();
   const listening = new Set<number>();
+  /** The first listening message, for a ready line printed before every worker listens. */
+  let firstListening: WorkerListening | undefined;
   const deaths: number[] = [];
   let allListening = false;
   let stopping = false;
@@ -121,9 +143,11 @@ export function runPrimary(options: PrimaryOptions): RunningPrimary {
         return;
       }
       listening.add(k);
+      firstListening ??= message;
       if (!allListening && listening.size === options.count) {
         allListening = true;
-        options.onListening(message);
+        clearTimeout(readyTimer);
+        options.onListening(message, listening.size);
       }
     });
     worker.once('exit', (code, signal) => {
@@ -151,6 +175,16 @@ export function runPrimary(options: PrimaryOptions): RunningPrimary {
     });
   };
 
+  const waitMs = readyWaitMs();
+  const readyTimer = setTimeout(() => {
+    if (allListening || stopping) return;
+    const late = [...live].filter(([k]) => !listening.has(k)).map(([k, worker]) => `worker ${k} (pid ${worker.process.pid})`);
+    if (!firstListening) return stop(1, `no worker is listening after ${waitMs / 1000} s (${late.join(', ')}), stopping`);
+    log(`${late.join(', ')} ${late.length === 1 ? 'is' : 'are'} not listening after ${waitMs / 1000} s; the others serve`);
+    allListening = true;
+    options.onListening(firstListening, listening.size);
+  }, waitMs);
+  readyTimer.unref();
   for (let k = 1; k <= options.count; k++) fork(k);
   return { stop };
 }
