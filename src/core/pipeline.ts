@@ -69,7 +69,7 @@ function route(request: CoreRequest): RouteMatch {
 
 /** What scenario rules match on; the speech body is parsed only when a rule asks for it. */
 function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
-  if (match.operation === 'model' || match.operation === 'endpoints') {
+  if (match.operation === 'model' || match.operation === 'endpoints' || match.operation === 'speech-model') {
     return { operation: match.operation, model: modelIdOf(match.params.author ?? '', match.params.slug ?? '') };
   }
   return {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { jsonDepthOf } from '../json-depth.js';
+import { jsonDepthOf } from '../config/json-depth.js';
 import { GatewayError } from './error-envelope.js';
 import type { CoreRequest, HeaderMap } from '../types.js';
 

@@ -6,7 +6,9 @@
  * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `getModel`
  * (`GET /model/{author}/{slug}`) and `getGeneration` (`GET /generation?id=`), and the discovery and account reads
  * `getModels` (`GET /models`), `listModelsCount` (`GET /models/count`), `listEndpoints`
- * (`GET /models/{author}/{slug}/endpoints`), `getCurrentKey` (`GET /key`) and `getCredits` (`GET /credits`).
+ * (`GET /models/{author}/{slug}/endpoints`), `getCurrentKey` (`GET /key`) and `getCredits` (`GET /credits`), and the
+ * speech model discovery reads `listSpeechModels` (`GET /audio/speech/models`) and `getSpeechModel`
+ * (`GET /audio/speech/models/{author}/{slug}`).
  *
  * @module
  */
@@ -14,10 +16,10 @@
 /**
  * The operations the simulator answers, by the name the journal and scenario rules (`match.operation`) use:
  * `speech` (`createAudioSpeech`), `model` (`getModel`), `generation` (`getGeneration`), `models` (`getModels`),
- * `models-count` (`listModelsCount`), `endpoints` (`listEndpoints`), `key` (`getCurrentKey`) and `credits`
- * (`getCredits`).
+ * `models-count` (`listModelsCount`), `endpoints` (`listEndpoints`), `key` (`getCurrentKey`), `credits`
+ * (`getCredits`), `speech-models` (`listSpeechModels`) and `speech-model` (`getSpeechModel`).
  */
-export const OPERATIONS = ['speech', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits'] as const;
+export const OPERATIONS = ['speech', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits', 'speech-models', 'speech-model'] as const;
 
 /** One operation the simulator answers. */
 export type Operation = (typeof OPERATIONS)[number];
@@ -45,6 +47,8 @@ export const ROUTES: readonly Route[] = [
   { operation: 'endpoints', operationId: 'listEndpoints', method: 'GET', path: '/models/{author}/{slug}/endpoints' },
   { operation: 'key', operationId: 'getCurrentKey', method: 'GET', path: '/key' },
   { operation: 'credits', operationId: 'getCredits', method: 'GET', path: '/credits' },
+  { operation: 'speech-models', operationId: 'listSpeechModels', method: 'GET', path: '/audio/speech/models' },
+  { operation: 'speech-model', operationId: 'getSpeechModel', method: 'GET', path: '/audio/speech/models/{author}/{slug}' },
 ];
 
 /** A matched route with its path parameters (raw, still percent-encoded). */

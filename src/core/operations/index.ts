@@ -13,6 +13,8 @@ import { getModel } from './model.js';
 import { getModels } from './models.js';
 import { listModelsCount } from './models-count.js';
 import { createSpeech } from './speech.js';
+import { getSpeechModel } from './speech-model.js';
+import { listSpeechModels } from './speech-models.js';
 
 /**
  * `handler` as an {@link OperationHandler}: its response, and nothing besides. A response returned at once is
@@ -35,4 +37,6 @@ export const OPERATION_HANDLERS: Readonly<Record<Operation, OperationHandler>> =
   endpoints: responding(listEndpoints),
   key: responding(getCurrentKey),
   credits: responding(getCredits),
+  'speech-models': responding(listSpeechModels),
+  'speech-model': responding(getSpeechModel),
 };

@@ -16,6 +16,7 @@ import { andThen, type MaybePromise } from '../types.js';
 import { ChunkedBody } from '../http/body.js';
 import { recordedDurationMs, speechKeyOf, type RecordedAudio } from '../config/recording-schema.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
+import { acceptanceOf, speechModelOf } from '../catalog/speech-models.js';
 import type { GatewayContext } from '../context.js';
 import type { Account } from '../accounts/accounts.js';
 import type { CoreRequest } from '../types.js';
@@ -93,15 +94,16 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
       message: `Model ${body.model} does not support speech output (its output modalities are ${model.record.architecture.output_modalities.join(', ')})`,
     });
   }
-  const voices = model.record.supported_voices ?? [];
-  if (!voices.includes(body.voice)) {
+  // What the speech model discovery reads list is what is accepted (src/core/catalog/speech-models.ts).
+  const accepts = acceptanceOf(speechModelOf(model.record, speech, ctx.catalog.providers(model.baseId)));
+  if (accepts.voices !== null && !accepts.voices.includes(body.voice)) {
     throw new GatewayError(400, {
-      message: `voice: "${body.voice}" is not supported by model ${body.model}; supported voices: ${voices.join(', ')}`,
+      message: `voice: "${body.voice}" is not supported by model ${body.model}; supported voices: ${accepts.voices.join(', ')}`,
     });
   }
-  if (!speech.response_formats.includes(body.response_format)) {
+  if (!accepts.formats.includes(body.response_format)) {
     throw new GatewayError(400, {
-      message: `response_format: ${body.response_format} is not supported by model ${body.model}; supported: ${speech.response_formats.join(', ')}`,
+      message: `response_format: ${body.response_format} is not supported by model ${body.model}; supported: ${accepts.formats.join(', ')}`,
     });
   }
   const characters = [...body.input].length;
@@ -112,10 +114,10 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
     });
   }
   let speed = 1;
-  if (body.speed !== undefined && speech.supports_speed === true) {
-    if (body.speed < SPEED_RANGE.min || body.speed > SPEED_RANGE.max) {
+  if (body.speed !== undefined && accepts.speed !== null) {
+    if (body.speed < accepts.speed.min || body.speed > accepts.speed.max) {
       throw new GatewayError(400, {
-        message: `speed: must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${body.speed}`,
+        message: `speed: must be between ${accepts.speed.min} and ${accepts.speed.max}, got ${body.speed}`,
       });
     }
     speed = body.speed;
