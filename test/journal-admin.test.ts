@@ -19,8 +19,8 @@ const SECRET = 'sk-or-v1-journal-secret-0123456789abcdef';
 const FIXTURE_GENERATION = 'gen-1773480413-MockrouterFixture001';
 const BUILTINS = [
   'bad-gateway', 'bad-request', 'connection-reset', 'edge-timeout', 'edge-timeout-html', 'generation-pending',
-  'insufficient-credits', 'not-found', 'overloaded-then-ok', 'provider-overloaded', 'rate-limited',
-  'rate-limited-then-ok', 'server-error', 'service-unavailable', 'slow-audio', 'truncated-audio', 'unauthorized',
+  'insufficient-credits', 'not-found', 'overloaded-then-ok', 'payload-too-large', 'provider-overloaded', 'provider-requirement',
+  'rate-limited', 'rate-limited-then-ok', 'server-error', 'service-unavailable', 'slow-audio', 'truncated-audio', 'unauthorized',
 ];
 
 type Op = 'speech' | 'model' | 'generation';
@@ -342,7 +342,7 @@ describe('standalone: admin API under /__mock/', () => {
 
     const badOperation = await admin('requests?operation=chat');
     expect(badOperation.status).toBe(400);
-    expect((await envelope(badOperation)).error.message).toMatch(/^operation: expected speech, model, generation, models, models-count, endpoints, key, credits or none/);
+    expect((await envelope(badOperation)).error.message).toMatch(/^operation: expected speech, model, generation, models, models-count, endpoints, key, credits, speech-models, speech-model or none/);
     const badStatus = await admin('requests?status=abc');
     expect(badStatus.status).toBe(400);
     expect((await envelope(badStatus)).error.message).toMatch(/^status: expected an HTTP status code/);

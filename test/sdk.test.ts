@@ -252,6 +252,25 @@ describe.each(modes)('official clients ($name)', (mode) => {
       expect(model.message).toBe('No auth credentials found');
     });
 
+    it.each([
+      ['provider-requirement', 403, 'ForbiddenResponseError'],
+      ['payload-too-large', 413, 'PayloadTooLargeResponseError'],
+    ] as const)('scenario %s on createSpeech is the SDK\'s %i, a %s', async (scenario, status, name) => {
+      const client = makeOpenRouter(KEY, (http) =>
+        http.addHook('beforeRequest', (req) => {
+          const headers = new Headers(req.headers);
+          headers.set('X-Mock-Scenario', scenario);
+          return new Request(req, { headers });
+        }),
+      );
+      const { message } = await sdkError(
+        client.tts.createSpeech({ speechRequest: { model: TTS, input: 'x', voice: 'alloy', responseFormat: 'pcm' } }),
+        errors[name],
+        status,
+      );
+      expect(message).toMatch(status === 403 ? /^Provider requirement not accepted: / : /^Request payload too large$/);
+    });
+
     it('an unknown key is an UnauthorizedResponseError', async () => {
       const client = makeOpenRouter('sk-bad');
       const speech = await sdkError(

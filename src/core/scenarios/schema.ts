@@ -64,7 +64,11 @@ const MediaTypeSchema = z
 /** An error answer: the gateway's envelope for `status`, each part overridable. */
 const ErrorEffectSchema = z
   .strictObject({
-    status: z.int().min(400).max(599).describe('HTTP status and error.code, 400 to 599.'),
+    status: z
+      .int()
+      .min(400)
+      .max(599)
+      .describe('HTTP status and error.code, 400 to 599; the gateway documents 400, 401, 402, 403, 404, 413, 429, 500, 502, 503, 524 and 529 for createAudioSpeech (SDK 1.3.19).'),
     message: z.string().optional().describe("error.message; default: the real gateway's message for the status."),
     metadata: z.record(z.string(), z.unknown()).nullable().optional().describe('Merged into error.metadata (which always has error_type); null sends no metadata.'),
     user_id: z.string().optional().describe('Top-level user_id (the real gateway sends one on 402).'),
