@@ -85,6 +85,30 @@ describe.each(modes)('speech model discovery ($name)', (mode) => {
     }
   });
 
+  it('checks the newer request fields, naming each (session_id, instructions, input_references)', async () => {
+    const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+    const refused = async (body: Record<string, unknown>, message: string) => {
+      const res = await speech({ model: TTS, voice: 'alloy', ...body });
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
+    };
+    await refused({ session_id: 's'.repeat(257) }, 'session_id: must be at most 256 characters');
+    await refused({ instructions: 5 }, 'instructions: must be a string, got number 5');
+    await refused({ input_references: 'x' }, 'input_references: must be an array of reference parts');
+    await refused({ input_references: [{ type: 'image' }] }, 'input_references[0].type: must be "input_audio" or "text", got string "image"');
+    await refused({ input_references: [{ type: 'text', text: 't'.repeat(10_001) }] }, 'input_references[0].text: must be at most 10000 characters');
+    await refused({ input_references: [{ type: 'text', text: 'hi' }] }, 'input_references: expected one input_audio part and at most one text part, got 0 and 1');
+    await refused(
+      { input_references: [{ type: 'input_audio', input_audio: { data: 'UklGR' } }] },
+      `input_references: model ${TTS} does not take reference audio (its input modalities are text)`,
+    );
+    for (const body of [{ session_id: 's'.repeat(256) }, { instructions: 'Speak warmly.' }, { input_references: [] }]) {
+      const res = await speech({ model: TTS, voice: 'alloy', ...body });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+  });
+
   it('journals both reads under their operation names', async () => {
     await get('/audio/speech/models');
     await get(`/audio/speech/models/${listed[0]!.id}`);

@@ -80,6 +80,8 @@ export interface SpeechAcceptance {
   readonly formats: readonly ('mp3' | 'pcm')[];
   /** The `speed` range taken, or `null` when `speed` is ignored. */
   readonly speed: { readonly min: number; readonly max: number } | null;
+  /** The inputs taken: `text`, and `audio` / `image` for `input_references`. */
+  readonly inputs: readonly SpeechInputModality['type'][];
 }
 
 /** The slug of a provider entry: its tag without the quantization (`deepinfra/fp8` → `deepinfra`). */
@@ -151,5 +153,6 @@ export function acceptanceOf(answer: SpeechModelResponse): SpeechAcceptance {
     voices: parameters.voice?.type === 'enum' ? parameters.voice.values : null,
     formats: (parameters.response_format?.values ?? []).filter((value): value is 'mp3' | 'pcm' => value === 'mp3' || value === 'pcm'),
     speed: parameters.speed ? { min: parameters.speed.min, max: parameters.speed.max } : null,
+    inputs: answer.input_modalities.map((modality) => modality.type),
   };
 }

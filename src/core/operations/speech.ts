@@ -31,6 +31,46 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
+/** Longest `session_id`, characters (SDK 1.3.19's `SpeechRequest.sessionId`: "Maximum of 256 characters"). */
+const MAX_SESSION_ID = 256;
+/** Longest `input_audio.data` of a reference, characters: 20 MiB of base64 (the OpenAPI's `SpeechInputReferenceAudioInput`). */
+const MAX_REFERENCE_AUDIO_CHARS = 20_971_520;
+/** Longest `text` of a reference, characters (the OpenAPI's `SpeechInputReferenceText`). */
+const MAX_REFERENCE_TEXT_CHARS = 10_000;
+
+/**
+ * One part of `input_references` (the OpenAPI's `SpeechInputReference`, for stateless voice cloning): the reference
+ * audio (`input_audio`: base64 `data`, optionally a data URI, and an optional `format`), or its transcript (`text`).
+ */
+const InputReferenceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.looseObject({
+      type: z.literal('input_audio'),
+      input_audio: z.looseObject(
+        {
+          data: z
+            .string({ error: 'required, a string of base64 audio' })
+            .min(1, 'must not be empty')
+            .max(MAX_REFERENCE_AUDIO_CHARS, `must be at most ${MAX_REFERENCE_AUDIO_CHARS} characters (20 MiB of base64)`),
+          format: z.string({ error: 'must be a string' }).optional(),
+        },
+        { error: 'required, an object {data, format?}' },
+      ),
+    }),
+    z.looseObject({
+      type: z.literal('text'),
+      text: z.string({ error: 'required, a string' }).max(MAX_REFERENCE_TEXT_CHARS, `must be at most ${MAX_REFERENCE_TEXT_CHARS} characters`),
+    }),
+  ],
+  {
+    error: (issue) => {
+      const type = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
+      return type === undefined ? `must be an object whose type is "input_audio" or "text", got ${describe(issue.input)}` : `must be "input_audio" or "text", got ${describe(type)}`;
+    },
+  },
+);
+
 /**
  * The speech request body (`docs/behaviour.md`, "Speech"). Unknown fields (`session_id`, `user`, `trace`, ...)
  * are accepted and ignored, as the real gateway does.
@@ -61,8 +101,10 @@ const SpeechRequestSchema = z.looseObject(
         { error: 'must be an object' },
       )
       .optional(),
-    session_id: z.string({ error: 'must be a string' }).optional(),
+    session_id: z.string({ error: 'must be a string' }).max(MAX_SESSION_ID, `must be at most ${MAX_SESSION_ID} characters`).optional(),
     user: z.string({ error: 'must be a string' }).optional(),
+    instructions: z.string({ error: (issue) => `must be a string, got ${describe(issue.input)}` }).optional(),
+    input_references: z.array(InputReferenceSchema, { error: 'must be an array of reference parts' }).optional(),
   },
   { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
 );
@@ -106,6 +148,7 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
       message: `response_format: ${body.response_format} is not supported by model ${body.model}; supported: ${accepts.formats.join(', ')}`,
     });
   }
+  checkReferences(body, accepts.inputs);
   const characters = [...body.input].length;
   if (characters > speech.max_input_chars) {
     throw new GatewayError(400, {
@@ -160,6 +203,27 @@ function engineFor(ctx: GatewayContext, mode: SpeechMode): MaybePromise<void> {
   return ctx.audio.prepare(mode)?.catch((error: unknown) => {
     throw new GatewayError(500, { message: `${SPEECH_HEADER_NAME}: the simulator's words engine failed to load (${error instanceof Error ? error.message : String(error)}); tones still work` });
   });
+}
+
+/**
+ * Checks `input_references` against what the model takes: at most one `input_audio` part and one `text` part, the
+ * audio part required (the gateway's TTS guide), and only for a model whose input modalities include `audio`.
+ *
+ * @throws {GatewayError} 400 naming `input_references` and what was wrong.
+ */
+function checkReferences(body: SpeechRequest, inputs: readonly string[]): void {
+  const parts = body.input_references;
+  if (parts === undefined || parts.length === 0) return;
+  const audio = parts.filter((part) => part.type === 'input_audio').length;
+  const text = parts.length - audio;
+  if (audio !== 1 || text > 1) {
+    throw new GatewayError(400, { message: `input_references: expected one input_audio part and at most one text part, got ${audio} and ${text}` });
+  }
+  if (!inputs.includes('audio')) {
+    throw new GatewayError(400, {
+      message: `input_references: model ${body.model} does not take reference audio (its input modalities are ${inputs.join(', ')})`,
+    });
+  }
 }
 
 /** A speech call to bill: the request, its key, its validated body, the model that answers it, its characters. */
