@@ -358,7 +358,7 @@ describeWithRedis('Redis store', (redis) => {
     expect(await b.countWindow('k', limit, T0)).toEqual({ allowed: true });
   });
 
-  it('gives every key the prefix and an expiry to epoch-scoped keys', async () => {
+  it('gives every key the prefix and an expiry to per-key state and its indexes', async () => {
     const prefix = `t${++prefixes}:`;
     const s = openRedis({ prefix });
     await s.countWindow('k', { requests: 1, interval_s: 60 }, T0);
@@ -372,7 +372,22 @@ describeWithRedis('Redis store', (redis) => {
       await raw.connect();
       const all = await raw.keys('*');
       const mine = all.filter((key) => key.startsWith(prefix)).sort();
-      expect(mine).toEqual([`${prefix}journal`, `${prefix}journal:seq`, `${prefix}ledger:usage:d@0`, `${prefix}rule:slot@0`, `${prefix}serial`, `${prefix}window:k@0`]);
+      expect(mine).toEqual([
+        `${prefix}journal`,
+        `${prefix}journal:seq`,
+        `${prefix}ledger:usage:d@0`,
+        `${prefix}ledgers@0`, // the indexes of per-key state: its bound, and what a reset deletes
+        `${prefix}rule:slot@0`,
+        `${prefix}rules@0`,
+        `${prefix}run`,
+        `${prefix}serial`,
+        `${prefix}state:uses`,
+        `${prefix}window:k@0`,
+        `${prefix}windows@0`,
+      ]);
+      expect(await raw.pttl(`${prefix}ledgers@0`)).toBeGreaterThan(39 * DAY_MS);
+      expect(await raw.pttl(`${prefix}windows@0`)).toBeGreaterThan(23 * 3600_000);
+      expect(await raw.pttl(`${prefix}rules@0`)).toBeGreaterThan(23 * 3600_000);
       expect(await raw.pttl(`${prefix}window:k@0`)).toBeGreaterThan(23 * 3600_000);
       expect(await raw.pttl(`${prefix}ledger:usage:d@0`)).toBeGreaterThan(39 * DAY_MS);
       expect(await raw.pttl(`${prefix}rule:slot@0`)).toBeGreaterThan(23 * 3600_000);

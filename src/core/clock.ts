@@ -68,6 +68,11 @@ export function clockTimeProblem(ms: number, shown: string = String(ms)): string
   return `expected a time within years 1970–9999 (whole epoch ms from ${CLOCK_MIN_MS} to ${CLOCK_MAX_MS}), got ${shown}`;
 }
 
+/** The farthest the clock at `now` may move forward, ms: to {@link CLOCK_MAX_MS} (0 when it is there or past it). */
+export function mostAdvanceMs(now: number): number {
+  return Math.max(0, Math.floor(CLOCK_MAX_MS - now));
+}
+
 /**
  * Why the clock at `now` may not move forward by `ms`, or `undefined` when it may: `ms` is a whole number ≥ 0 and
  * `now + ms` stays at or before {@link CLOCK_MAX_MS}.
@@ -76,9 +81,35 @@ export function clockTimeProblem(ms: number, shown: string = String(ms)): string
  *   got 0.5`.
  */
 export function advanceProblem(now: number, ms: number): string | undefined {
-  const most = Math.max(0, Math.floor(CLOCK_MAX_MS - now));
+  const most = mostAdvanceMs(now);
   if (Number.isSafeInteger(ms) && ms >= 0 && ms <= most) return undefined;
   return `expected a whole number of ms from 0 to ${most} (the clock stays within years 1970–9999), got ${String(ms)}`;
+}
+
+/**
+ * Why `value` (a clock setting read back from a shared store, `store/types.ts`) is not one this clock may take, or
+ * `undefined` when it is: an object with `offsetMs`, a number of ms from -{@link CLOCK_MAX_MS} to
+ * {@link CLOCK_MAX_MS} (beyond, no real clock plus the offset is within years 1970–9999, and past about ±8.64e15
+ * JavaScript cannot write the time at all: `Invalid time value`), and `frozenAtMs`, `null` or a time
+ * {@link clockTimeProblem} accepts.
+ *
+ * @returns e.g. `offsetMs: expected a number of ms from -253402300799999 to 253402300799999, got 1e+300`.
+ */
+export function clockSettingProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return `expected {"offsetMs": <ms>, "frozenAtMs": <epoch ms> | null}, got ${shownValue(value)}`;
+  const { offsetMs, frozenAtMs } = value as Partial<Record<keyof ClockSetting, unknown>>;
+  if (typeof offsetMs !== 'number' || !(Math.abs(offsetMs) <= CLOCK_MAX_MS)) {
+    return `offsetMs: expected a number of ms from -${CLOCK_MAX_MS} to ${CLOCK_MAX_MS}, got ${shownValue(offsetMs)}`;
+  }
+  if (frozenAtMs === null) return undefined;
+  if (typeof frozenAtMs !== 'number') return `frozenAtMs: expected null or a time within years 1970–9999 (whole epoch ms from ${CLOCK_MIN_MS} to ${CLOCK_MAX_MS}), got ${shownValue(frozenAtMs)}`;
+  const problem = clockTimeProblem(frozenAtMs);
+  return problem && `frozenAtMs: ${problem}`;
+}
+
+/** A value as a message shows it: numbers as JavaScript writes them (`1e+300`), others as JSON. */
+function shownValue(value: unknown): string {
+  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /**
@@ -155,11 +186,11 @@ export class Clock {
 
   /**
    * Takes `setting` (another replica's move, read from a shared store), without calling `onMove`: the replica
-   * that moved the clock already announced it. A setting outside years 1970–9999 is ignored.
+   * that moved the clock already announced it. A setting {@link clockSettingProblem} refuses is ignored (the store
+   * checks what it reads first: `store/shared-control.ts`).
    */
   adopt(setting: ClockSetting): void {
-    if (setting.frozenAtMs !== null && clockTimeProblem(setting.frozenAtMs)) return;
-    if (!Number.isFinite(setting.offsetMs)) return;
+    if (clockSettingProblem(setting)) return;
     this.#offset = setting.offsetMs;
     this.#frozenAt = setting.frozenAtMs ?? undefined;
   }

@@ -56,8 +56,10 @@ export interface Gateway {
   readonly scenarios: ScenarioControl;
   /**
    * Every API request this gateway answered, bounded (`journalSize`, `journalBytes`). With a shared store
-   * (option `store`) it holds this process's answers, numbered in the one sequence of every replica; the admin API
-   * reads {@link sharedJournal}.
+   * (option `store`) it holds this process's answers, numbered in the one sequence of every replica, of the store's
+   * current run: when the store restarts empty (its numbers start over), it starts over too, at this process's
+   * next answer (with a `journal-cleared` event to this gateway's listeners). The admin API reads
+   * {@link sharedJournal}.
    */
   readonly journal: Journal;
   /**
@@ -76,7 +78,8 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache). Reads it whole through {@link openAudio}.
+   * audio cache). Reads it whole through {@link openAudio}. With a shared store the entry is the store's (any
+   * replica's), never one of an earlier run of the store.
    *
    * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes; `undefined` when
    *   there is no entry `seq` (never made, or dropped by the bound or a reset), it is not a speech answer with
@@ -261,7 +264,13 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
     return audio;
   };
-  const entryOf = (seq: number): MaybePromise<JournalEntry | undefined> => journal.get(seq) ?? (store.shared ? store.journal.get(seq) : undefined);
+  // With a shared store, the store's journal is the one truth: this process's copy may hold an entry of an
+  // earlier run of the store (one that restarted empty numbers from 1 again), so it is not read here.
+  const entryOf = (seq: number): MaybePromise<JournalEntry | undefined> => (store.shared ? store.journal.get(seq) : journal.get(seq));
+  /** The store's state started over (this process's copy of the journal just did): this gateway's listeners are told. */
+  function storeStartedOver(): void {
+    events.emitRemote({ type: 'journal-cleared', data: {} });
+  }
 
   const gateway: Gateway = {
     clock,
@@ -269,7 +278,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     journal,
     sharedJournal: sharedJournalOf(store, journal),
     events,
-    handle: isolated(journaled(pipeline, journalSinkOf(store, journal), clock, events, replica), report),
+    handle: isolated(journaled(pipeline, journalSinkOf(store, journal, storeStartedOver), clock, events, replica), report),
     useScenario(nameOrDefinition, where = 'useScenario()') {
       const scenario = nameOrDefinition === null ? null : scenarios.resolve(nameOrDefinition, where);
       scenarios.useScenario(scenario);

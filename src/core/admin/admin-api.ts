@@ -152,7 +152,9 @@ const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Admi
   },
   'requests/{seq}': { GET: journalEntry },
   'requests/{seq}/audio': { GET: entryAudio },
-  reset: { POST: synced((gateway) => (gateway.reset(), noContent)) },
+  // Not synced before: a reset starts from nothing it needs to read, and it mends shared controls the store holds in
+  // a form no replica can read (which the read before would answer with their 500).
+  reset: { POST: async (gateway) => (gateway.reset(), await gateway.sync(), noContent) },
   scenarios: { GET: synced(listScenarios) },
   'scenarios/{name}': { GET: synced(scenarioDetail) },
   scenario: { PUT: synced(setScenario) },

@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod';
-import { advanceProblem, clockTimeProblem, parseIsoTime } from '../clock.js';
+import { advanceProblem, clockTimeProblem, mostAdvanceMs, parseIsoTime } from '../clock.js';
 import { GatewayError, jsonResponse } from '../http/error-envelope.js';
 import type { Gateway } from '../gateway.js';
 import { readJsonBody } from '../http/request.js';
@@ -37,15 +37,35 @@ const ClockBodySchema = z
     error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
   });
 
+/** The fields of the body of `POST /__mock/clock`. */
+const CLOCK_FIELDS: ReadonlySet<string> = new Set(['advance_ms', 'now']);
+
+/**
+ * A 400 naming the first field of `body` (a JSON object) that `POST /__mock/clock` does not take, such as
+ * `offsetMs` (how a shared store keeps the clock, not a field of the request), with the fields and ranges it takes.
+ */
+function unknownField(body: unknown, now: number): GatewayError | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const field = Object.keys(body).find((name) => !CLOCK_FIELDS.has(name));
+  if (field === undefined) return undefined;
+  const named = /^[A-Za-z_$][\w$]{0,63}$/.test(field) ? field : JSON.stringify(field.slice(0, 64));
+  return new GatewayError(400, {
+    message: `${named}: not a field of POST /__mock/clock, which takes {"advance_ms": <whole ms from 0 to ${mostAdvanceMs(now)}>} or {"now": "<ISO 8601 time within years 1970–9999>"}`,
+  });
+}
+
 /**
  * `POST /__mock/clock`: advances or sets the clock, which stays at whole ms within years 1970–9999 (`clock.ts`).
  *
- * @throws {GatewayError} 400 naming the field (`advance_ms` or `now`) and the range for a move out of it; the clock
- *   does not move.
+ * @throws {GatewayError} 400 naming the field (`advance_ms` or `now`) and the range for a move out of it, or a field
+ *   it does not take (`offsetMs: not a field of POST /__mock/clock, which takes ...`); the clock does not move.
  */
 export function moveClock(gateway: Gateway, request: CoreRequest): CoreResponse {
-  const body = parseOrThrow(ClockBodySchema, readJsonBody(request));
+  const json = readJsonBody(request);
   const clock = gateway.clock;
+  const unknown = unknownField(json, clock.now());
+  if (unknown) throw unknown;
+  const body = parseOrThrow(ClockBodySchema, json);
   if (body.advance_ms !== undefined) {
     const problem = advanceProblem(clock.now(), body.advance_ms);
     if (problem) throw new GatewayError(400, { message: `advance_ms: ${problem}` });

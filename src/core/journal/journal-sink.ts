@@ -11,15 +11,26 @@ import type { JournalSink } from './record-request.js';
 
 /**
  * The sink of a gateway's entries: `journal` alone in memory; with a shared store, the store first (it gives the
- * `seq`), then `journal`. An entry the store cannot take is not journaled (`undefined`): the answer goes out all
- * the same, and the store's loss was reported once; the end of an answer is stored without waiting.
+ * `seq`), then `journal`, which keeps the entries of one run of the store: when an entry comes back in another run
+ * (the store restarted empty, its numbers start over), `journal` starts over first, and `onNewRun` is told. An
+ * entry the store cannot take is not journaled (`undefined`): the answer goes out all the same, and the store's
+ * loss was reported once; the end of an answer is stored without waiting.
  */
-export function journalSinkOf(store: GatewayStore, journal: Journal): JournalSink {
+export function journalSinkOf(store: GatewayStore, journal: Journal, onNewRun: () => void = () => undefined): JournalSink {
   if (!store.shared) return { record: (entry, bytes) => journal.record(entry, bytes), finish: () => undefined };
+  /** The run of the entries in `journal` (none yet: it is empty). */
+  let run: string | undefined;
   return {
     record: (entry, bytes) =>
-      Promise.resolve(store.journal.record(entry, bytes)).then(
-        (recorded) => journal.record(recorded, bytes, recorded.seq),
+      Promise.resolve(store.journal.recordInRun(entry, bytes)).then(
+        (recorded) => {
+          if (run !== undefined && recorded.run !== run) {
+            journal.startOver();
+            onNewRun();
+          }
+          run = recorded.run;
+          return journal.record(recorded.entry, bytes, recorded.entry.seq);
+        },
         () => undefined,
       ),
     finish: (entry) => void Promise.resolve(store.journal.finish(entry)).catch(() => undefined),

@@ -267,6 +267,19 @@ export class Journal implements Iterable<JournalEntry> {
     this.#onClear?.();
   }
 
+  /**
+   * Drops every entry and starts the sequence over (`lastSeq` 0), announcing nothing: for a copy of a shared
+   * store's entries when the store's state started over (a restart that kept nothing numbers from 1 again).
+   */
+  startOver(): void {
+    this.#ring = [];
+    this.#sizes = [];
+    this.#head = 0;
+    this.#count = 0;
+    this.#bytes = 0;
+    this.#seq = 0;
+  }
+
   /** Number of entries kept. */
   get size(): number {
     return this.#count;

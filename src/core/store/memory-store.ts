@@ -10,7 +10,7 @@ import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
 import { DailyLedger } from '../accounts/daily-ledger.js';
 import type { RateLimit } from '../accounts/rate-limit.js';
 import type { Journal } from '../journal/journal.js';
-import type { CompactGeneration, GatewayStore, JournalStore, LedgerName, LedgerState, StoredRecord, WindowVerdict } from './types.js';
+import type { CompactGeneration, GatewayStore, LedgerName, LedgerState, StoreJournal, StoredRecord, WindowVerdict } from './types.js';
 
 /** A fixed window: its first request's time (epoch ms) and the requests counted in it. */
 interface Window {
@@ -40,12 +40,18 @@ export interface MemoryStoreOptions {
   readonly maxGenerations: number;
   /** The replica's name in journal entries. */
   readonly replica: string;
+  /** Bound of each per-key store (windows, ledgers by key, counters); default {@link TRAFFIC_BOUND}. */
+  readonly stateBound?: number;
 }
 
-/** {@link JournalStore} over the gateway's own {@link Journal}: the entry recorded is the one that changes as it ends. */
-function journalStoreOf(journal: Journal): JournalStore {
+/** The run of a memory store: one, the process's. */
+const MEMORY_RUN = 'memory';
+
+/** {@link StoreJournal} over the gateway's own {@link Journal}: the entry recorded is the one that changes as it ends. */
+function journalStoreOf(journal: Journal): StoreJournal {
   return {
     record: (entry, bytes) => journal.record(entry, bytes),
+    recordInRun: (entry, bytes) => ({ entry: journal.record(entry, bytes), run: MEMORY_RUN }),
     finish: () => undefined,
     list: (filter) => journal.list(filter),
     after: (seq, limit, filter) => journal.after(seq, limit, filter),
@@ -61,9 +67,10 @@ function journalStoreOf(journal: Journal): JournalStore {
  * @example const store = createMemoryStore({ journal: new Journal(), maxGenerations: 10_000, replica: 'host:1' });
  */
 export function createMemoryStore(options: MemoryStoreOptions): GatewayStore {
-  const windows = boundedMap<string, Window>(TRAFFIC_BOUND);
-  const ledgers = boundedMap<string, Ledgers>(TRAFFIC_BOUND);
-  const counters = boundedMap<string, number>(TRAFFIC_BOUND);
+  const bound = options.stateBound ?? TRAFFIC_BOUND;
+  const windows = boundedMap<string, Window>(bound);
+  const ledgers = boundedMap<string, Ledgers>(bound);
+  const counters = boundedMap<string, number>(bound);
   const generations = boundedMap<string, Held>(Math.max(1, options.maxGenerations));
   let serial = 0;
 

@@ -12,7 +12,9 @@
  *
  * Every method answers at once when it has nothing to wait for (the memory store always), else a promise: the
  * request path chains them with `andThen` (`src/core/types.ts`), so the default costs no promise. A store that
- * cannot be reached rejects with the 503 of {@link storeUnavailable} (`unavailable.ts`).
+ * cannot be reached rejects with the 503 of {@link storeUnavailable} (`unavailable.ts`); one that holds what the
+ * simulator cannot read (a malformed control field, a key of another type), with the 500 of {@link storeDataInvalid}
+ * (`invalid-data.ts`).
  *
  * @module
  */
@@ -102,6 +104,23 @@ export interface JournalStore {
   clear(): MaybePromise<void>;
 }
 
+/** An entry a store recorded: with its `seq`, and the run of the store's state it was recorded in. */
+export interface RecordedEntry {
+  readonly entry: JournalEntry;
+  /**
+   * The run of the store's state the entry belongs to: an id the store takes when it finds itself empty (its first
+   * use, or a restart that kept nothing), the same for every replica until then. Sequence numbers start over with
+   * a new run, so a copy of entries kept outside the store is of one run only (`gateway.journal`).
+   */
+  readonly run: string;
+}
+
+/** The journal as the gateway writes it: {@link JournalStore}, and the run each entry is recorded in. */
+export interface StoreJournal extends JournalStore {
+  /** Records as {@link JournalStore.record} does, and names the store's run the entry was recorded in. */
+  recordInRun(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<RecordedEntry>;
+}
+
 /** The state of one simulated gateway, wherever it is kept. */
 export interface GatewayStore {
   /** What the store is, for messages: `memory`, or its URL without credentials (`redis://127.0.0.1:6379/0`). */
@@ -124,7 +143,8 @@ export interface GatewayStore {
   setScenario(scenario: SharedScenario): MaybePromise<void>;
   /**
    * Clears scenario counters, rate-limit windows, what keys spent and the journal, and returns the default scenario
-   * to each replica's initial one; generation records, serials and the clock stay.
+   * to each replica's initial one; generation records, serials and the clock stay. A shared store deletes the
+   * per-key state it held (not left to expire), and rewrites controls it could not read (keeping a valid clock).
    */
   reset(): MaybePromise<void>;
 
@@ -154,7 +174,7 @@ export interface GatewayStore {
   countRule(slot: string): MaybePromise<number>;
 
   /** The shared journal. */
-  readonly journal: JournalStore;
+  readonly journal: StoreJournal;
   /** Sends `event` to the other replicas (the memory store: nothing). Never throws. */
   publish(event: Pick<GatewayEvent, 'type' | 'data'>): void;
   /** Calls `listener` with each event another replica published. @returns the function that stops it. */

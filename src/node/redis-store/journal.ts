@@ -7,8 +7,9 @@
  * @module
  */
 import { DEFAULT_PAGE_SIZE, type JournalEntry, type JournalFilter } from '../../core/journal/journal.js';
-import type { JournalStore } from '../../core/store/types.js';
+import type { RecordedEntry, StoreJournal } from '../../core/store/types.js';
 import type { Redis } from 'ioredis';
+import type { DataSite } from './data-site.js';
 import type { StoreKeys } from './keys.js';
 import type { ScriptCommands } from './scripts.js';
 
@@ -30,16 +31,26 @@ function isEmpty(filter: JournalFilter): boolean {
   return filter.operation === undefined && filter.status === undefined && filter.session === undefined;
 }
 
+/** What {@link redisJournal} needs besides the client and its keys. */
+export interface JournalNeeds {
+  /** Where the journal's data lives, to name it when the store holds what the simulator cannot read there. */
+  readonly site: DataSite;
+  /** A new run id, offered with each entry: the store takes it when it has none (it is empty). */
+  readonly newRun: () => string;
+}
+
 /**
  * The journal over `client`'s scripts. `run` wraps every call (waits for the first connection, turns a failure
- * into the store's 503); `size` is the bound in entries (option `journalSize`, at least 1).
+ * into the store's 503, or the 500 of invalid data at `needs.site`); `size` is the bound in entries (option
+ * `journalSize`, at least 1).
  */
 export function redisJournal(
   client: Redis & ScriptCommands,
   keys: StoreKeys,
   size: number,
-  run: <T>(command: () => Promise<T>) => Promise<T>,
-): JournalStore {
+  run: <T>(command: () => Promise<T>, site?: DataSite) => Promise<T>,
+  needs: JournalNeeds,
+): StoreJournal {
   const bound = Math.max(1, Math.floor(size));
 
   /** Up to `count` entries after `seq` within the bound, done fields merged; and whether the stream has more. */
@@ -54,7 +65,7 @@ export function redisJournal(
         entries.push(entry);
       }
       return { entries, more: entries.length === count };
-    });
+    }, needs.site);
 
   /** Entries after `seq` matching `filter`, at most `limit`, reading page by page. */
   const collect = async (seq: number, limit: number, filter: JournalFilter): Promise<JournalEntry[]> => {
@@ -71,22 +82,25 @@ export function redisJournal(
     }
   };
 
+  const recordInRun = (entry: Omit<JournalEntry, 'seq'>, bytes: number): Promise<RecordedEntry> => {
+    void bytes; // bounded by entries only: the stream's trimming has no byte bound
+    const json = JSON.stringify({ ...entry, seq: undefined });
+    return run(async () => {
+      const [seq, run] = (await client.mrJournalRecord(keys.journalSeq, keys.journal, keys.journalDone, keys.run, json, bound, needs.newRun())) as [number, string];
+      const full = entry as JournalEntry;
+      full.seq = Number(seq);
+      return { entry: full, run: String(run) };
+    }, needs.site);
+  };
+
   return {
-    record(entry, bytes) {
-      void bytes; // bounded by entries only: the stream's trimming has no byte bound
-      const json = JSON.stringify({ ...entry, seq: undefined });
-      return run(async () => {
-        const seq = Number(await client.mrJournalRecord(keys.journalSeq, keys.journal, keys.journalDone, json, bound));
-        const full = entry as JournalEntry;
-        full.seq = seq;
-        return full;
-      });
-    },
+    recordInRun,
+    record: (entry, bytes) => recordInRun(entry, bytes).then((recorded) => recorded.entry),
     finish(entry) {
       const done: DoneFields = { status: entry.status, duration_ms: entry.duration_ms, response_bytes: entry.response_bytes, body_end: entry.body_end };
       return run(async () => {
         await client.mrJournalFinish(keys.journalSeq, keys.journalDone, entry.seq, JSON.stringify(done), bound);
-      });
+      }, needs.site);
     },
     list: (filter = {}) => collect(0, Infinity, filter),
     after(seq, limit = DEFAULT_PAGE_SIZE, filter = {}) {
@@ -98,10 +112,10 @@ export function redisJournal(
       if (!Number.isSafeInteger(seq) || seq < 1) return undefined;
       return read(seq - 1, 1).then(({ entries }) => (entries[0]?.seq === seq ? entries[0] : undefined));
     },
-    lastSeq: () => run(async () => Number((await client.get(keys.journalSeq)) ?? 0)),
+    lastSeq: () => run(async () => Number((await client.get(keys.journalSeq)) ?? 0), needs.site),
     clear: () =>
       run(async () => {
         await client.del(keys.journal, keys.journalDone);
-      }),
+      }, needs.site),
   };
 }

@@ -3,10 +3,17 @@
  * one gateway (a charge checked and added at once, a window counted at once, a reset seen whole by the next
  * request). Each comment says what moves together.
  *
- * Epoch-scoped keys (windows, ledgers, scenario counters) are named inside the scripts from the epoch read from the
- * control hash, so a reset on one replica applies exactly to the very next request on another. Those names are
- * not declared in `KEYS`: that is why the store works with a standalone server (or one fronted by Sentinel) and
+ * Per-key state (rate-limit windows, ledgers, scenario counters) is named inside the scripts from the prefix and
+ * the epoch read from the control hash (`keys.ts` lists the names), so a reset on one replica applies exactly to
+ * the very next request on another. Each kind of an epoch has an index (a sorted set by last use) that bounds it
+ * as the memory store's bounded maps do (the least recently used goes first past the bound) and lists what a reset
+ * deletes afterwards, a chunk per script call ({@link drainStale}), so no step holds the server long. Those names
+ * are not declared in `KEYS`: that is why the store works with a standalone server (or one fronted by Sentinel) and
  * not with Redis Cluster, where every key a script touches must be declared and live in one slot.
+ *
+ * Data the simulator cannot read (a key of another type where per-key state or the controls belong) fails a script
+ * with an error reply `MRDATA <what> <problem>` (`what`: `control`, `state` or `index`), which the store reports as
+ * invalid data at that key (`src/core/store/invalid-data.ts`).
  *
  * Numbers: Lua's numbers are doubles, like JavaScript's; amounts and times go in and come out as text
  * (`%.17g`, which reads back to the same double), never as Redis integer replies (which would truncate).
@@ -20,10 +27,57 @@ export interface ScriptDefinition {
   readonly lua: string;
 }
 
-/** `@<epoch>` appended to a base name: the epoch field `field` of the control hash `KEYS[1]` (0 when absent). */
-const EPOCH_KEY = `
-local function scoped(field, base)
-  return base .. '@' .. (redis.call('HGET', KEYS[1], field) or '0')
+/**
+ * The names of per-key state, for scripts whose `ARGV[1]` is the prefix (`P`): `state_keys(kind, member, epoch)`
+ * are the keys of one member of an index (`windows`: a window's scope; `ledgers`: a key's digest, both its ledgers;
+ * `rules`: a counter's slot); `drop(kind, epoch, popped)` unlinks the keys of the members of a `ZPOPMIN` reply.
+ */
+const STATE_KEYS = `
+local P = ARGV[1]
+local function state_keys(kind, member, epoch)
+  if kind == 'windows' then return {P .. 'window:' .. member .. '@' .. epoch} end
+  if kind == 'ledgers' then return {P .. 'ledger:usage:' .. member .. '@' .. epoch, P .. 'ledger:free:' .. member .. '@' .. epoch} end
+  return {P .. 'rule:' .. member .. '@' .. epoch}
+end
+local function drop(kind, epoch, popped)
+  local doomed = {}
+  for i = 1, #popped, 2 do
+    for _, key in ipairs(state_keys(kind, popped[i], epoch)) do doomed[#doomed + 1] = key end
+  end
+  if #doomed > 0 then redis.call('UNLINK', unpack(doomed)) end
+end
+`;
+
+/** Most members one use evicts (more only after a smaller bound: the index then shrinks over several uses). */
+const EVICT_MOST = 100;
+
+/**
+ * Per-key state of an epoch, for scripts whose `KEYS[1]` is the control hash and `ARGV[1]` the prefix: the names
+ * of {@link STATE_KEYS}, and
+ *
+ * - `checked(key, type, what)`: `key`, or fails `MRDATA <what>` when it holds another type than `type`;
+ * - `epoch_of(field)`: the epoch field (`epoch` for windows and ledgers, `counters` for scenario counters), `'0'`
+ *   when absent; fails `MRDATA control` when the control key is not a hash;
+ * - `touch(kind, epoch, member, bound, ttl)`: a use of `member` in its kind's index; past `bound` the least
+ *   recently used members go, with their keys ({@link EVICT_MOST} at most). The index lives as long as its
+ *   longest-lived key (`ttl`, ms).
+ */
+const STATE = `${STATE_KEYS}
+local function checked(key, expected, what)
+  local found = redis.call('TYPE', key)['ok']
+  if found ~= 'none' and found ~= expected then error({err = 'MRDATA ' .. what .. ' holds a ' .. found .. ', expected a ' .. expected}) end
+  return key
+end
+local function epoch_of(field)
+  checked(KEYS[1], 'hash', 'control')
+  return redis.call('HGET', KEYS[1], field) or '0'
+end
+local function touch(kind, epoch, member, bound, ttl)
+  local index = checked(P .. kind .. '@' .. epoch, 'zset', 'index')
+  redis.call('ZADD', index, redis.call('INCR', P .. 'state:uses'), member)
+  if redis.call('PTTL', index) < tonumber(ttl) then redis.call('PEXPIRE', index, ttl) end
+  local over = redis.call('ZCARD', index) - tonumber(bound)
+  if over > 0 then drop(kind, epoch, redis.call('ZPOPMIN', index, math.min(over, ${EVICT_MOST}))) end
 end
 `;
 
@@ -63,26 +117,28 @@ export const CLOCK_SKEW_MS = 1000;
  * Counts one request in a fixed window (`countWindow`; `accounts/rate-limit.ts`): the window's start and count
  * move together with the check. A clock moved back more than {@link CLOCK_SKEW_MS} before the window's start opens a
  * new one (as in memory); less than that is the skew between replicas' running clocks (each its own `Date.now()`
- * plus the shared offset), counted in the same window. KEYS: control, window base. ARGV: now (ms), interval (ms),
- * requests, ttl (ms).
+ * plus the shared offset), counted in the same window. KEYS: control. ARGV: prefix, bound, scope, now (ms),
+ * interval (ms), requests, ttl (ms).
  * Returns `{1}` (allowed) or `{0, start}` (refused; the window reset is start + interval).
  */
 export const countWindow: ScriptDefinition = {
-  numberOfKeys: 2,
-  lua: `${EPOCH_KEY}
-local key = scoped('epoch', KEYS[2])
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
+  numberOfKeys: 1,
+  lua: `${STATE}
+local epoch = epoch_of('epoch')
+local key = checked(P .. 'window:' .. ARGV[3] .. '@' .. epoch, 'hash', 'state')
+local now = tonumber(ARGV[4])
+local interval = tonumber(ARGV[5])
 local window = redis.call('HMGET', key, 'start', 'count')
 local start = tonumber(window[1])
 local count = tonumber(window[2]) or 0
 if start == nil or now >= start + interval or now < start - ${CLOCK_SKEW_MS} then
   start = now
   count = 0
-  redis.call('HSET', key, 'start', ARGV[1], 'count', 0)
+  redis.call('HSET', key, 'start', ARGV[4], 'count', 0)
 end
-redis.call('PEXPIRE', key, ARGV[4])
-if count < tonumber(ARGV[3]) then
+redis.call('PEXPIRE', key, ARGV[7])
+touch('windows', epoch, ARGV[3], ARGV[2], ARGV[7])
+if count < tonumber(ARGV[6]) then
   redis.call('HINCRBY', key, 'count', 1)
   return {1}
 end
@@ -92,95 +148,152 @@ return {0, redis.call('HGET', key, 'start')}
 
 /**
  * Charges a key (`charge`): the check against the limit and the addition move together, so two replicas can never
- * both spend the last cent. KEYS: control, usage ledger base. ARGV: cost (USD), day, limit (USD, '' for none),
+ * both spend the last cent. KEYS: control. ARGV: prefix, bound, digest, cost (USD), day, limit (USD, '' for none),
  * days kept, ttl (ms). Returns 1 (charged) or 0 (refused, nothing written).
  */
 export const charge: ScriptDefinition = {
-  numberOfKeys: 2,
-  lua: `${EPOCH_KEY}${ROUND_USD}${LEDGER_ADD}
-local key = scoped('epoch', KEYS[2])
-local cost = tonumber(ARGV[1])
-if ARGV[3] ~= '' then
+  numberOfKeys: 1,
+  lua: `${STATE}${ROUND_USD}${LEDGER_ADD}
+local epoch = epoch_of('epoch')
+local key = checked(P .. 'ledger:usage:' .. ARGV[3] .. '@' .. epoch, 'hash', 'state')
+local cost = tonumber(ARGV[4])
+if ARGV[6] ~= '' then
   local spent = tonumber(redis.call('HGET', key, 'total') or '0')
-  if tonumber(ARGV[3]) - spent + 1e-12 < cost then return 0 end
+  if tonumber(ARGV[6]) - spent + 1e-12 < cost then
+    if spent > 0 then touch('ledgers', epoch, ARGV[3], ARGV[2], ARGV[8]) end
+    return 0
+  end
 end
-ledger_add(key, cost, ARGV[2], ARGV[4], ARGV[5])
+ledger_add(key, cost, ARGV[5], ARGV[7], ARGV[8])
+touch('ledgers', epoch, ARGV[3], ARGV[2], ARGV[8])
 return 1
 `,
 };
 
 /**
- * Adds to a ledger without a check (`addToLedger`): total and day move together. KEYS: control, ledger base.
- * ARGV: amount, day, days kept, ttl (ms).
+ * Adds to a ledger without a check (`addToLedger`): total and day move together. KEYS: control. ARGV: prefix,
+ * bound, digest, ledger name (`usage` or `free`), amount, day, days kept, ttl (ms).
  */
 export const addToLedger: ScriptDefinition = {
-  numberOfKeys: 2,
-  lua: `${EPOCH_KEY}${ROUND_USD}${LEDGER_ADD}
-ledger_add(scoped('epoch', KEYS[2]), tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4])
+  numberOfKeys: 1,
+  lua: `${STATE}${ROUND_USD}${LEDGER_ADD}
+local epoch = epoch_of('epoch')
+ledger_add(checked(P .. 'ledger:' .. ARGV[4] .. ':' .. ARGV[3] .. '@' .. epoch, 'hash', 'state'), tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8])
+touch('ledgers', epoch, ARGV[3], ARGV[2], ARGV[8])
 return 1
 `,
 };
 
-/** Reads a ledger of the current epoch (`ledger`): KEYS: control, ledger base. Returns the hash as a flat list. */
+/**
+ * Reads a ledger of the current epoch (`ledger`), a use of the key's ledgers when it has one. KEYS: control.
+ * ARGV: prefix, bound, digest, ledger name, ttl (ms). Returns the hash as a flat list.
+ */
 export const readLedger: ScriptDefinition = {
-  numberOfKeys: 2,
-  lua: `${EPOCH_KEY}
-return redis.call('HGETALL', scoped('epoch', KEYS[2]))
+  numberOfKeys: 1,
+  lua: `${STATE}
+local epoch = epoch_of('epoch')
+local key = checked(P .. 'ledger:' .. ARGV[4] .. ':' .. ARGV[3] .. '@' .. epoch, 'hash', 'state')
+local flat = redis.call('HGETALL', key)
+if #flat > 0 then touch('ledgers', epoch, ARGV[3], ARGV[2], ARGV[5]) end
+return flat
 `,
 };
 
 /**
- * Counts one use of a scenario counter (`countRule`): the count and its expiry move together. KEYS: control,
- * counter base. ARGV: ttl (ms). Returns the count before.
+ * Counts one use of a scenario counter (`countRule`): the count and its expiry move together. KEYS: control.
+ * ARGV: prefix, bound, slot, ttl (ms). Returns the count before.
  */
 export const countRule: ScriptDefinition = {
-  numberOfKeys: 2,
-  lua: `${EPOCH_KEY}
-local key = scoped('counters', KEYS[2])
+  numberOfKeys: 1,
+  lua: `${STATE}
+local epoch = epoch_of('counters')
+local key = checked(P .. 'rule:' .. ARGV[3] .. '@' .. epoch, 'string', 'state')
 local count = redis.call('INCR', key)
-redis.call('PEXPIRE', key, ARGV[1])
+redis.call('PEXPIRE', key, ARGV[4])
+touch('rules', epoch, ARGV[3], ARGV[2], ARGV[4])
 return count - 1
 `,
 };
 
-/** Writes one control field (the clock) and bumps the version together. KEYS: control. ARGV: field, value. */
+/** Writes one control field (the clock) and a new version together. KEYS: control. ARGV: field, value, version. */
 export const setControl: ScriptDefinition = {
   numberOfKeys: 1,
   lua: `
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], 'version', ARGV[3])
 return 1
 `,
 };
 
 /**
- * Changes the default scenario (`setScenario`): the scenario, the version and the counters' epoch (every scenario
- * counter restarts) move together. KEYS: control. ARGV: the scenario's JSON.
+ * Changes the default scenario (`setScenario`): the scenario, a new version and a new counters' epoch (every
+ * scenario counter restarts; the old epoch's index goes to the stale set, deleted afterwards) move together.
+ * KEYS: control, stale set. ARGV: the scenario's JSON, version, counters' epoch.
  */
 export const setScenario: ScriptDefinition = {
-  numberOfKeys: 1,
+  numberOfKeys: 2,
   lua: `
-redis.call('HSET', KEYS[1], 'scenario', ARGV[1])
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('HINCRBY', KEYS[1], 'counters', 1)
+redis.call('SADD', KEYS[2], 'rules@' .. (redis.call('HGET', KEYS[1], 'counters') or '0'))
+redis.call('HSET', KEYS[1], 'scenario', ARGV[1], 'version', ARGV[2], 'counters', ARGV[3])
 return 1
 `,
 };
 
 /**
  * Resets the gateway (`reset`): the default scenario back to each replica's initial one, a new version, a new epoch
- * (ledgers and rate-limit windows), a new counters' epoch, and the journal gone, all together. The clock,
- * generation records, serials and the journal's sequence stay. KEYS: control, journal stream, journal done-hash.
+ * (ledgers and rate-limit windows), a new counters' epoch (the old epochs' indexes go to the stale set, deleted
+ * afterwards), and the journal gone, all together. The clock, generation records, serials and the journal's
+ * sequence stay. It also mends a control key the simulator cannot read: one of another type is replaced whole
+ * (its epochs, unknown, are not in the stale set), a clock equal to ARGV[4] (found invalid by the replica) is
+ * dropped. KEYS: control, journal stream, journal done-hash, stale set. ARGV: version, epoch, counters' epoch, the
+ * clock to drop ('' for none). Returns 2 when the control key was replaced, 1 when its clock was dropped, else 0.
  */
 export const reset: ScriptDefinition = {
-  numberOfKeys: 3,
+  numberOfKeys: 4,
   lua: `
-redis.call('HDEL', KEYS[1], 'scenario')
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('HINCRBY', KEYS[1], 'epoch', 1)
-redis.call('HINCRBY', KEYS[1], 'counters', 1)
+local found = redis.call('TYPE', KEYS[1])['ok']
+local mended = 0
+if found == 'hash' then
+  local old = redis.call('HMGET', KEYS[1], 'epoch', 'counters')
+  redis.call('SADD', KEYS[4], 'windows@' .. (old[1] or '0'), 'ledgers@' .. (old[1] or '0'), 'rules@' .. (old[2] or '0'))
+  if ARGV[4] ~= '' and redis.call('HGET', KEYS[1], 'clock') == ARGV[4] then
+    redis.call('HDEL', KEYS[1], 'clock')
+    mended = 1
+  end
+  redis.call('HDEL', KEYS[1], 'scenario')
+else
+  if found ~= 'none' then
+    redis.call('DEL', KEYS[1])
+    mended = 2
+  end
+  redis.call('SADD', KEYS[4], 'windows@0', 'ledgers@0', 'rules@0')
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'epoch', ARGV[2], 'counters', ARGV[3])
 redis.call('DEL', KEYS[2], KEYS[3])
-return 1
+return mended
+`,
+};
+
+/**
+ * Deletes one chunk of the per-key state of old epochs (after a reset or a change of the default scenario): up to
+ * ARGV[2] members of one index named in the stale set, with their keys (`UNLINK`: the server frees them in the
+ * background); the index leaves the set once empty. KEYS: stale set. ARGV: prefix, members per chunk. Returns how
+ * many indexes are left in the set (0: done).
+ */
+export const drainStale: ScriptDefinition = {
+  numberOfKeys: 1,
+  lua: `${STATE_KEYS}
+local entry = redis.call('SRANDMEMBER', KEYS[1])
+if not entry then return 0 end
+local at = string.find(entry, '@', 1, true)
+local index = P .. entry
+local found = redis.call('TYPE', index)['ok']
+if at and found == 'zset' then
+  drop(string.sub(entry, 1, at - 1), string.sub(entry, at + 1), redis.call('ZPOPMIN', index, tonumber(ARGV[2])))
+elseif found ~= 'none' then
+  redis.call('UNLINK', index)
+end
+if redis.call('EXISTS', index) == 0 then redis.call('SREM', KEYS[1], entry) end
+return redis.call('SCARD', KEYS[1])
 `,
 };
 
@@ -219,19 +332,26 @@ return record
 };
 
 /**
- * Records a journal entry (`journal.record`): the sequence number, the stream entry (id `<seq>-0`, trimmed to about
- * the bound) and the removal of the done fields of the entry that fell out of the bound move together. KEYS: seq
- * counter, stream, done-hash. ARGV: the entry's JSON without `seq`, bound. Returns the seq.
+ * Records a journal entry (`journal.recordInRun`): the sequence number, the stream entry (id `<seq>-0`, trimmed to
+ * about the bound), the removal of the done fields of the entry that fell out of the bound, and the store's run
+ * (ARGV[3] becomes it when the store has none: it is empty, new or restarted without its data) move together.
+ * KEYS: seq counter, stream, done-hash, run. ARGV: the entry's JSON without `seq`, bound, a new run id. Returns
+ * `{seq, run}`.
  */
 export const journalRecord: ScriptDefinition = {
-  numberOfKeys: 3,
+  numberOfKeys: 4,
   lua: `
+local run = redis.call('GET', KEYS[4])
+if not run then
+  run = ARGV[3]
+  redis.call('SET', KEYS[4], run)
+end
 local seq = redis.call('INCR', KEYS[1])
 local json = ARGV[1]
 if json == '{}' then json = '{"seq":' .. seq .. '}' else json = string.sub(json, 1, -2) .. ',"seq":' .. seq .. '}' end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], seq .. '-0', 'e', json)
 redis.call('HDEL', KEYS[3], tostring(seq - tonumber(ARGV[2])))
-return seq
+return {seq, run}
 `,
 };
 
@@ -278,6 +398,7 @@ export const SCRIPTS = {
   mrSetControl: setControl,
   mrSetScenario: setScenario,
   mrReset: reset,
+  mrDrainStale: drainStale,
   mrPutGeneration: putGeneration,
   mrGetGeneration: getGeneration,
   mrJournalRecord: journalRecord,
