@@ -88,8 +88,10 @@ describe('models.json', () => {
       // Only values of the OpenAPI document's `Parameter` enum (the SDK's enum is open, so it would not refuse others).
       for (const p of m.supported_parameters) expect(params.has(p), `${m.id} ${p}`).toBe(true);
       for (const e of m.reasoning?.supported_efforts ?? []) expect(values(ReasoningEffort).has(e ?? ''), m.id).toBe(true);
+      // A text model lists no voices; a speech model lists them, or null when it takes any voice id.
       const speaks = m.architecture.output_modalities.includes('speech');
-      expect(m.supported_voices === null, m.id).toBe(!speaks);
+      if (!speaks) expect(m.supported_voices, m.id).toBeNull();
+      else expect(m.supported_voices === null || m.supported_voices.length > 0, m.id).toBe(true);
     }
   });
 
@@ -124,13 +126,15 @@ describe('models.json', () => {
     expect(Object.keys(fixtures.speech).sort()).toEqual(speechIds.sort());
   });
 
-  it('gives speed only to gpt-4o-mini-tts (in its speech entry, not in supported_parameters), pcm only to Gemini TTS, and grok as the gateway lists it', () => {
+  it('gives speed to gpt-4o-mini-tts (0.25–4) and MAI-Voice-2 (0.5–2) only (in their speech entries, not in supported_parameters), pcm only to Gemini TTS, and grok as the gateway lists it', () => {
     for (const id of Object.keys(fixtures.speech)) {
       expect(fixtures.speech[id]!.supports_speed === true, id).toBe(id === 'openai/gpt-4o-mini-tts-2025-12-15');
+      expect(fixtures.speech[id]!.speed_range !== undefined, id).toBe(id === 'microsoft/mai-voice-2');
       expect(model(id).supported_parameters, id).not.toContain('speed');
     }
+    expect(fixtures.speech['microsoft/mai-voice-2']?.speed_range).toEqual({ min: 0.5, max: 2 });
     expect(fixtures.speech['google/gemini-3.1-flash-tts-preview']?.response_formats).toEqual(['pcm']);
-    expect(fixtures.speech['openai/gpt-4o-mini-tts-2025-12-15']).toEqual({ provider_name: 'OpenAI', response_formats: ['mp3', 'pcm'], max_input_chars: 4096, supports_speed: true });
+    expect(fixtures.speech['openai/gpt-4o-mini-tts-2025-12-15']).toEqual({ provider_name: 'OpenAI', response_formats: ['mp3', 'pcm'], max_input_chars: 4096, supports_speed: true, instructions: true });
     expect(model('openai/gpt-4o-mini-tts-2025-12-15').pricing.prompt).toBe('0.0000006');
     const grok = model('x-ai/grok-voice-tts-1.0');
     expect(grok.pricing).toMatchObject({ prompt: '0.000015', completion: '0' });

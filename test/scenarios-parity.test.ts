@@ -146,6 +146,18 @@ const SCRIPTS: Record<string, Op[]> = {
   'generation-pending': ['speech', 'model', 'generation', 'generation', 'generation', 'generation'],
   'slow-audio': ['speech', 'model'],
   'truncated-audio': ['speech', 'model'],
+  'provider-requirement': ['speech', 'model'],
+  'payload-too-large': ['speech', 'model'],
+};
+
+/** The scenarios that answer speech with an error and leave other operations normal. */
+const SPEECH_ERROR_SCENARIOS: Record<string, ErrorCase> = {
+  'provider-requirement': {
+    status: 403,
+    message: 'Provider requirement not accepted: this endpoint routes only after you accept its self-attestation. Accept the requirement in your OpenRouter settings, or choose another provider.',
+    errorType: 'permission_denied',
+  },
+  'payload-too-large': { status: 413, message: 'Request payload too large', errorType: 'payload_too_large' },
 };
 
 /**
@@ -223,6 +235,12 @@ async function expectScenario(name: string, outcomes: Outcome[], timings: Timing
     });
     // Every 402 of one session carries the same user id.
     if (errorCase.status === 402) expect(new Set(outcomes.map((o) => (o.body as { user_id: string }).user_id)).size).toBe(1);
+    return;
+  }
+  const speechError = SPEECH_ERROR_SCENARIOS[name];
+  if (speechError) {
+    expectEnvelope(outcomes[0], speechError, `${name}/${name}`);
+    expectNormal(outcomes[1], 'model');
     return;
   }
   switch (name) {

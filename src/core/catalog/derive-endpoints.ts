@@ -49,7 +49,7 @@ export interface PublicEndpoint {
   supports_implicit_caching: boolean;
   /** Which `tool_choice` values passed testing: all of them when the model takes `tool_choice`, none otherwise. */
   supports_tool_choice: { auto: boolean; none: boolean; required: boolean; function: boolean };
-  /** Speech endpoints only: whether inline reference audio is accepted (never, in the simulator). */
+  /** Speech endpoints only: whether reference audio (`input_references`) is accepted: its speech entry's `input_modalities` include `audio`. */
   supports_voice_cloning?: boolean;
   /** Time to the first token (first audio byte for speech), seconds. */
   latency_last_30m: PercentileStats;
@@ -123,7 +123,7 @@ function endpointOf(model: ResolvedModel, entry: ProviderEntry, seed: number): P
     uptime_last_1d: uptime(12, 98),
     supports_implicit_caching: entry.supports_implicit_caching ?? false,
     supports_tool_choice: { auto: tools, none: tools, required: tools, function: tools },
-    ...(speaks ? { supports_voice_cloning: false } : {}),
+    ...(speaks ? { supports_voice_cloning: model.speech?.input_modalities?.includes('audio') === true } : {}),
     latency_last_30m: percentiles(seed ^ 0x1a7e, ranges.latencyS, 0.15, true, 3),
     throughput_last_30m: percentiles(seed ^ 0x7b9, ranges.throughput, 0.12, false, 1),
   };

@@ -6,7 +6,8 @@
  *
  * Each endpoint of a speech model (one per provider of the catalog, `Catalog.providers`) takes: the voices of the
  * model's `supported_voices` (`null` there: any voice id, `{type: "unknown"}`), the `response_format`s of its speech
- * entry, `speed` 0.25–4 where the entry says `supports_speed`, and text input. The model's own parameters are the
+ * entry, `speed` in the entry's `speed_range` (0.25–4 where it says only `supports_speed`), `instructions` where the
+ * entry says so, and text input, with the entry's `input_modalities` (audio, image) for `input_references`. The model's own parameters are the
  * envelope of its endpoints': enums unioned, ranges widened, `unknown` where any endpoint takes any value, as the
  * gateway documents `SpeechModelResponse`.
  *
@@ -91,10 +92,12 @@ function providerSlug(provider: ProviderEntry): string {
 
 /** The parameters of one endpoint of a speech model. */
 function endpointParameters(record: ModelRecord, speech: SpeechModelInfo): SpeechSupportedParameters {
+  const speed = speech.speed_range ?? (speech.supports_speed === true ? SPEED_RANGE : undefined);
   return {
     voice: record.supported_voices === null ? { type: 'unknown' } : { type: 'enum', values: [...record.supported_voices] },
     response_format: { type: 'enum', values: [...speech.response_formats] },
-    ...(speech.supports_speed === true ? { speed: { type: 'range', min: SPEED_RANGE.min, max: SPEED_RANGE.max } } : {}),
+    ...(speed ? { speed: { type: 'range', min: speed.min, max: speed.max } } : {}),
+    ...(speech.instructions === true ? { instructions: { type: 'unknown' } } : {}),
   };
 }
 
@@ -128,7 +131,7 @@ export function envelopeOf(endpoints: readonly SpeechSupportedParameters[]): Spe
  * @param providers - its providers, first the one the simulator routes to.
  */
 export function speechModelOf(record: ModelRecord, speech: SpeechModelInfo, providers: readonly ProviderEntry[]): SpeechModelResponse {
-  const inputs: readonly SpeechInputModality[] = [{ type: 'text' }];
+  const inputs: readonly SpeechInputModality[] = [{ type: 'text' }, ...(speech.input_modalities ?? []).map((type) => ({ type }))];
   const endpoints = providers.map((provider) => ({
     provider_name: provider.provider_name,
     provider_slug: providerSlug(provider),

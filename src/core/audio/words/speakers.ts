@@ -4,8 +4,8 @@
  *
  * - Every voice of the package's catalog (`fixtures/models.json`, each speech model's `supported_voices`) has its own
  *   speaker: female voices speak with `slt`, male ones with `kal16` and `awb` in turn, `alloy` with `rms`; on each base
- *   voice, pitches are whole Hz spread over its range by a stride (so neighbours in the list are far apart), and no two
- *   voices share a speaker.
+ *   voice, pitches (multiples of 0.5 Hz) are spread over its range by a golden-ratio sequence (so neighbours in the
+ *   list are far apart, and a voice added to the list moves no other), and no two voices share a speaker.
  * - Any other voice (a saved real catalog's) maps by a hash of its normalized id to a base voice and a pitch in its
  *   range: stable, though it may sound like another.
  *
@@ -61,6 +61,19 @@ const CATALOG_VOICES: readonly (readonly [string, 'f' | 'm' | 'n'])[] = [
     .map((id) => [id, id[1] === 'f' ? 'f' : 'm'] as const),
   // canopylabs/orpheus-3b-0.1-ft
   ...pairs('tara f leah f jess f leo m dan m mia f zac m'),
+  // deepgram/aura-2 (aura-2-<name>-<language>)
+  ...pairs(
+    'aura-2-thalia-en f aura-2-agathe-fr f aura-2-agustina-es f aura-2-alvaro-es m aura-2-ama-ja f aura-2-amalthea-en f ' +
+      'aura-2-andromeda-en f aura-2-antonia-es f aura-2-apollo-en m aura-2-aquila-es m aura-2-arcas-en m aura-2-aries-en m ' +
+      'aura-2-asteria-en f aura-2-athena-en f aura-2-atlas-en m aura-2-aurelia-de f aura-2-aurora-en f aura-2-beatrix-nl f ' +
+      'aura-2-callista-en f aura-2-carina-es f aura-2-celeste-es f aura-2-cesare-it m aura-2-cinzia-it f aura-2-cora-en f ' +
+      'aura-2-cordelia-en f aura-2-cornelia-nl f aura-2-daphne-nl f aura-2-delia-en f aura-2-demetra-it f aura-2-diana-es f ' +
+      'aura-2-dionisio-it m aura-2-draco-en m aura-2-ebisu-ja m aura-2-elara-de f aura-2-electra-en f',
+  ),
+  // assemblyai/assemblyai-tts-1
+  ...pairs('aai-alba f aai-anna f aai-charles m aai-eve f aai-george m aai-jane f aai-jean f aai-mary f aai-michael m aai-paul m aai-vera f'),
+  // qwen/qwen-audio-3.0-tts-plus
+  ...pairs('longanlingxin f longanlufeng m'),
 ];
 
 function pairs(list: string): (readonly [string, 'f' | 'm' | 'n'])[] {
@@ -70,18 +83,29 @@ function pairs(list: string): (readonly [string, 'f' | 'm' | 'n'])[] {
   return out;
 }
 
-/** Whole-Hz pitches for `count` voices on `range`, neighbours in the list far apart (a stride near the golden ratio). */
-function spread(count: number, [low, high]: readonly [number, number]): number[] {
-  if (count === 0) return [];
-  const width = high - low;
-  if (count > width + 1) throw new RangeError(`${count} voices do not fit ${low}–${high} Hz at 1 Hz apart`);
-  let stride = Math.max(1, Math.round(count * 0.618));
-  while (gcd(stride, count) !== 1) stride++;
-  return Array.from({ length: count }, (_, i) => low + Math.round((((i * stride) % count) * width) / Math.max(1, count - 1)));
-}
+/** The golden ratio's fractional part: steps by it spread evenly over [0, 1) (a low-discrepancy sequence). */
+const GOLDEN = 0.6180339887498949;
 
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
+/** Pitches are multiples of this, Hz. */
+export const PITCH_STEP_HZ = 0.5;
+
+/**
+ * Pitches for `count` voices on `range`, multiples of {@link PITCH_STEP_HZ}: the i-th at
+ * `low + round(frac(i × 0.618…) × steps) × 0.5`, moved up (wrapping) to the next free step when taken. Neighbours in the
+ * list land far apart, and a voice added at the end of the list moves no earlier voice's pitch.
+ *
+ * @throws RangeError when more voices than steps in the range.
+ */
+function spread(count: number, [low, high]: readonly [number, number]): number[] {
+  const steps = (high - low) / PITCH_STEP_HZ;
+  if (count > steps + 1) throw new RangeError(`${count} voices do not fit ${low}–${high} Hz at ${PITCH_STEP_HZ} Hz apart`);
+  const taken = new Set<number>();
+  return Array.from({ length: count }, (_, i) => {
+    let step = Math.round(((i * GOLDEN) % 1) * steps);
+    while (taken.has(step)) step = step === steps ? 0 : step + 1;
+    taken.add(step);
+    return low + step * PITCH_STEP_HZ;
+  });
 }
 
 /** The table of the catalog's voices (normalized id → speaker), built once from {@link CATALOG_VOICES}. */
@@ -106,7 +130,7 @@ const HASHED_VOICES: readonly FliteVoice[] = ['slt', 'kal16', 'awb', 'rms'];
 
 /**
  * The speaker of `voice`: from {@link SPEAKER_TABLE}, else by a hash of the normalized id (base voice
- * `hash mod 4`, pitch `low + (hash >>> 8) mod (high − low + 1)` Hz).
+ * `hash mod 4`, pitch `low + ((hash >>> 8) mod (2 × (high − low) + 1)) × 0.5` Hz).
  *
  * @param voice - any voice id; case and surrounding spaces are ignored.
  */
@@ -118,5 +142,5 @@ export function speakerOf(voice: string): Speaker {
   const base = HASHED_VOICES[hash % HASHED_VOICES.length]!;
   if (base === 'rms') return { voice: base, pitchHz: null };
   const [low, high] = PITCH_RANGES[base];
-  return { voice: base, pitchHz: low + ((hash >>> 8) % (high - low + 1)) };
+  return { voice: base, pitchHz: low + ((hash >>> 8) % ((high - low) / PITCH_STEP_HZ + 1)) * PITCH_STEP_HZ };
 }
