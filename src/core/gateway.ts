@@ -24,6 +24,8 @@ import { journalSinkOf, sharedJournalOf } from './journal/journal-sink.js';
 import { checkNumericOptions, frozenTimeOf, generationDelayOf, type GatewayOptions } from './config/options.js';
 import { filesFor, initialScenario, userScenarios } from './config/option-files.js';
 import { speechSetupOf } from './config/speech-option.js';
+import type { SpeechModelResponse } from './catalog/speech-models.js';
+import { speechModelAnswer } from './operations/speech-model.js';
 import { createPipeline } from './pipeline.js';
 import { consoleReporter, safeReporter, type ErrorReporter } from './report-error.js';
 import type { Platform } from './platform.js';
@@ -143,6 +145,11 @@ export interface Gateway {
    * @example beforeAll(() => mock.gateway.warmUp());
    */
   warmUp(): Promise<void>;
+  /**
+   * The speech model discovery answer of model `id` (`GET /api/v1/audio/speech/models/{author}/{slug}`'s `data`), or
+   * `undefined` when it does not exist or does not output speech: what the dashboard shows beside a speech request.
+   */
+  speechModel(id: string): SpeechModelResponse | undefined;
   /**
    * Reports an unexpected error, once, to option `onError` (default: one `console.error` line); never throws. The
    * gateway reports its own (an event listener that threw, a failure inside `handle`); adapters report what they
@@ -307,6 +314,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     connect: () => store.ready(),
     close: () => store.close(),
     sync: () => link.sync(),
+    speechModel: (id) => speechModelAnswer(context.catalog, id),
     warmUp: () => Promise.all([context.audio.warmUp(), context.audio.prepare(context.speech)]).then(() => undefined),
     reportError: report,
   };

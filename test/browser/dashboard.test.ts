@@ -107,6 +107,30 @@ describeWithBrowser('dashboard', () => {
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);
 
+  it("shows a speech request's model, its voices and formats, and says when the request's voice is not among them", async () => {
+    const { page, problems } = await dashboard();
+    const rejected = await fetch(`${server.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers: { ...key },
+      body: JSON.stringify({ model: 'deepgram/aura-2', input: 'Hi.', voice: 'alloy' }),
+    });
+    expect(rejected.status).toBe(400);
+    await rejected.arrayBuffer();
+    const seq = lastSeq();
+    await row(page, seq).click();
+    const voices = page.getByTestId('model-voices');
+    await voices.waitFor();
+    expect(await voices.textContent()).toMatch(/^The request's voice "alloy" is not one of these:aura-2-thalia-en, /);
+    expect(await page.getByTestId('model-formats').textContent()).toBe('mp3, pcm');
+    await page.keyboard.press('Escape');
+    await speech('mp3');
+    await row(page, lastSeq()).click();
+    await page.locator('[data-testid="model-voices"] mark').filter({ hasText: 'alloy' }).waitFor();
+    expect(await page.locator('[data-testid="model-formats"] mark').textContent()).toBe('mp3');
+    // Console lines of the 400 the page shows nothing of: the page itself made no request that failed.
+    expect(problems.take()).toEqual([]);
+  });
+
   it('decodes an MP3 answer for its waveform at the journal duration (within the encoder padding)', async () => {
     const { page, problems } = await dashboard();
     await speech('mp3', {}, 'An MP3 answer, decoded by Web Audio.');

@@ -4,11 +4,11 @@
  * anywhere switches the page to its login form ({@link onUnauthorized}).
  */
 
-import type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary } from '../../src/core/admin/wire.js';
+import type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary, SpeechModelDetail } from '../../src/core/admin/wire.js';
 
 // The page is served by the server it is bundled with (dist/ui), so it reads the core's own types of the admin
 // API's answers (type-only: nothing of the core is bundled).
-export type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary };
+export type { AdminAuth, ClockState, DefaultScenario, ErrorEnvelope, JournalEntry, RequestsPage, ScenarioDetail, ScenarioList, ScenarioSummary, SpeechModelDetail };
 
 /** The clock as the page keeps it. */
 export interface PageClock {

@@ -1,7 +1,7 @@
 /** One request in full: summary, error envelope, the speech answer (player and waveform), request and response. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ADMIN, errorMessage, reportUnauthorized, type JournalEntry } from './api.js';
+import { ADMIN, api, errorMessage, reportUnauthorized, type JournalEntry, type SpeechModelDetail } from './api.js';
 import { loadAudio, peaks, type LoadedAudio } from './audio.js';
 import { bytes, millis, pathWithQuery, responseBytes, statusView } from './format.js';
 
@@ -207,6 +207,73 @@ function AudioView({ entry }: { entry: JournalEntry }) {
   );
 }
 
+/**
+ * What the model of a speech request takes, beside what the request asked for (`GET /__mock/speech-models/<id>`): its
+ * voices (the request's marked, or a note when it is not among them) and formats, so a rejected voice is obvious.
+ */
+function SpeechModelView({ entry }: { entry: JournalEntry }) {
+  const body = entry.body !== null && typeof entry.body === 'object' ? (entry.body as { model?: unknown; voice?: unknown; response_format?: unknown }) : {};
+  const model = typeof body.model === 'string' ? body.model : undefined;
+  const [found, setFound] = useState<SpeechModelDetail['data'] | null>();
+  useEffect(() => {
+    if (model === undefined) return;
+    const controller = new AbortController();
+    setFound(undefined);
+    api<SpeechModelDetail>(`/speech-models/${model.split('/').map(encodeURIComponent).join('/')}`, { signal: controller.signal }).then(
+      (answer) => setFound(answer.data),
+      () => controller.signal.aborted || setFound(null),
+    );
+    return () => controller.abort();
+  }, [model]);
+  if (model === undefined || found === undefined) return null;
+  if (found === null) return <Section title="Model">{<p class="muted">{model} is no speech model of this catalog.</p>}</Section>;
+  const parameters = found.output_modalities[0]?.supported_parameters ?? {};
+  const asked = typeof body.voice === 'string' ? body.voice : undefined;
+  const voices = parameters.voice?.type === 'enum' ? parameters.voice.values : null;
+  const format = typeof body.response_format === 'string' ? body.response_format : 'pcm';
+  return (
+    <Section title="Model">
+      <dl class="facts" data-testid="speech-model">
+        <dt>Model</dt>
+        <dd>{found.name}</dd>
+        <dt>Voices</dt>
+        <dd data-testid="model-voices">
+          {voices === null ? (
+            'any voice id'
+          ) : (
+            <>
+              {asked !== undefined && !voices.includes(asked) && <p class="problem">The request's voice "{asked}" is not one of these:</p>}
+              {voices.map((voice, i) => (
+                <span key={voice}>
+                  {i > 0 && ', '}
+                  {voice === asked ? <mark>{voice}</mark> : voice}
+                </span>
+              ))}
+            </>
+          )}
+        </dd>
+        <dt>Formats</dt>
+        <dd data-testid="model-formats">
+          {(parameters.response_format?.values ?? []).map((value, i) => (
+            <span key={value}>
+              {i > 0 && ', '}
+              {value === format ? <mark>{value}</mark> : value}
+            </span>
+          ))}
+        </dd>
+        {parameters.speed && (
+          <>
+            <dt>Speed</dt>
+            <dd>
+              {parameters.speed.min} to {parameters.speed.max}
+            </dd>
+          </>
+        )}
+      </dl>
+    </Section>
+  );
+}
+
 function json(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
@@ -279,6 +346,7 @@ export function Detail({ entry, onClose }: { entry: JournalEntry; onClose: () =>
           </Section>
         )}
         {hasAudio && <AudioView entry={entry} />}
+        {isSpeech && <SpeechModelView entry={entry} />}
         <Section title="Request">
           <h4>Headers</h4>
           <Headers headers={entry.headers} label="Request headers" />

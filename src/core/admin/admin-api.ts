@@ -41,7 +41,8 @@ import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from '../http/malform
 import { ScenarioError } from '../scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../scenarios/schema.js';
 import type { CoreRequest, CoreResponse, MaybePromise } from '../types.js';
-import type { AdminAuth, DefaultScenario, HealthAnswer, ScenarioDetail, ScenarioList } from './wire.js';
+import type { AdminAuth, DefaultScenario, HealthAnswer, ScenarioDetail, ScenarioList, SpeechModelDetail } from './wire.js';
+import { modelIdOfPath } from '../operations/model.js';
 
 export { MAX_PAGE_SIZE } from './journal-routes.js';
 
@@ -108,6 +109,21 @@ function setScenario(gateway: Gateway, request: CoreRequest): CoreResponse {
   return jsonResponse(200, { default: chosen?.name ?? null } satisfies DefaultScenario);
 }
 
+/**
+ * `GET /__mock/speech-models/{author}/{slug}`: what the speech model takes (voices, formats, speed), as
+ * `GET /api/v1/audio/speech/models/{author}/{slug}` answers it but without a key, for the dashboard's detail of a
+ * speech request.
+ *
+ * @returns 200 `{"data": SpeechModelResponse}`.
+ * @throws {GatewayError} 404 for a model that does not exist or does not output speech; 400 for broken percent-encoding.
+ */
+function speechModelOfRoute(gateway: Gateway, _request: CoreRequest, params: RouteParams): CoreResponse {
+  const id = modelIdOfPath(params);
+  const data = gateway.speechModel(id);
+  if (!data) throw new GatewayError(404, { message: `Speech model ${id} not found` });
+  return jsonResponse(200, { data } satisfies SpeechModelDetail);
+}
+
 /** Options of {@link handleAdmin}: what its guard checks (`guard.ts`). */
 export interface AdminOptions {
   /**
@@ -160,6 +176,7 @@ const ADMIN_ROUTES: Readonly<Record<string, Readonly<Partial<Record<string, Admi
   scenario: { PUT: synced(setScenario) },
   clock: { GET: synced(clockState), POST: synced(moveClock) },
   events: { GET: (gateway) => eventStream(gateway.events) },
+  'speech-models/{author}/{slug}': { GET: speechModelOfRoute },
   login: { POST: (_gateway, request, _params, options) => login(request, options.token, options.sessions) },
 };
 

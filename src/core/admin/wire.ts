@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SpeechModelResponse } from '../catalog/speech-models.js';
 import type { ErrorEnvelope } from '../http/error-envelope.js';
 import type { ClockState, GatewayEvent, GatewayEventType } from '../journal/gateway-events.js';
 import type { JournalEntry } from '../journal/journal.js';
@@ -21,6 +22,7 @@ export type { ClockState };
 
 /** An error answer of any status: the gateway's envelope `{error: {code, message, metadata?}}` (`error-envelope.ts`). */
 export type { ErrorEnvelope };
+export type { SpeechModelResponse };
 
 /** `GET /__mock/health`: the readiness probe, served even under `--no-admin` and without the admin token. */
 export interface HealthAnswer {
@@ -68,6 +70,11 @@ export interface ScenarioDetail {
   /** As in {@link ScenarioSummary}; `null` for a default scenario set by a definition (`PUT /__mock/scenario`). */
   source: string | null;
   rules: Rule[];
+}
+
+/** `GET /__mock/speech-models/<author>/<slug>`: what a speech model takes (`src/core/catalog/speech-models.ts`). */
+export interface SpeechModelDetail {
+  data: SpeechModelResponse;
 }
 
 /**
