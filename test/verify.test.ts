@@ -75,7 +75,7 @@ type HeaderRewrite = (path: string, headers: Record<string, string | string[] | 
  * model lookup's JSON 200s (`GET /api/v1/model/...`), whose `data` it passes through `rewrite`, and every answer's
  * headers, which it passes through `rewriteHeaders`.
  */
-async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHeaders: HeaderRewrite = () => {}): Promise<{ url: string; close(): Promise<void> }> {
+async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHeaders: HeaderRewrite = () => {}, rewriteSpeechModels: (json: { data: unknown }) => void = () => {}): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const forwarded = httpRequest(
       { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers: request.headers },
@@ -88,6 +88,11 @@ async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHead
           if (request.url!.startsWith('/api/v1/model/') && answer.statusCode === 200) {
             const json = JSON.parse(body.toString('utf8')) as { data: Record<string, unknown> };
             rewrite(json.data);
+            body = Buffer.from(JSON.stringify(json));
+          }
+          if (request.url!.startsWith('/api/v1/audio/speech/models') && answer.statusCode === 200) {
+            const json = JSON.parse(body.toString('utf8')) as { data: unknown };
+            rewriteSpeechModels(json);
             body = Buffer.from(JSON.stringify(json));
           }
           rewriteHeaders(request.url!, headers);
@@ -186,14 +191,21 @@ describe('verify against another mockrouter', () => {
     const reads = await verifyGateway({ upstream: real.url, apiKey: KEY });
     expect(reads.differences).toEqual([]);
     expect(reads.drift).toBe(false);
-    expect(reads.probes.map((probe) => probe.probe)).toEqual(['models', 'models-count', ...Array(6).fill('model'), ...Array(6).fill('endpoints'), 'key', 'credits']);
+    expect(reads.error).toBeNull();
+    const list = await fetch(`${real.url}/api/v1/models?output_modalities=speech`, { headers: { authorization: `Bearer ${KEY}` } });
+    const speechModels = ((await list.json()) as { data: unknown[] }).data.length;
+    expect(speechModels).toBeGreaterThan(0);
+    expect(reads.probes.map((probe) => probe.probe)).toEqual([
+      'models', 'models-count', ...Array(speechModels).fill('model'), ...Array(speechModels).fill('endpoints'),
+      'speech-models', ...Array(speechModels).fill('speech-model'), 'key', 'credits',
+    ]);
     expect(reads.probes.every((probe) => probe.compared && probe.upstream === 200 && probe.mockrouter === 200)).toBe(true);
     // Nothing that costs credit was sent without --spend.
     expect(real.gateway.journal.list().some((entry) => entry.operation === 'speech' || entry.operation === 'generation')).toBe(false);
 
     const spent: VerifyReport = await verifyGateway({ upstream: real.url, apiKey: KEY, spend: true });
     expect(spent.differences).toEqual([]);
-    expect(spent.probes.filter((probe) => probe.probe.startsWith('speech') || probe.probe === 'generation').map((probe) => [probe.probe, probe.upstream, probe.mockrouter])).toEqual([
+    expect(spent.probes.filter((probe) => probe.probe.startsWith('speech-') && !probe.probe.startsWith('speech-model') || probe.probe === 'generation').map((probe) => [probe.probe, probe.upstream, probe.mockrouter])).toEqual([
       ['speech-mp3', 200, 200],
       ['generation', 200, 200],
       ['speech-pcm', 200, 200],
@@ -229,6 +241,30 @@ describe('verify against another mockrouter', () => {
       { probe: 'model', path: 'data.created', kind: 'type', upstream: 'string', mockrouter: 'integer' },
       { probe: 'model', path: 'data.new_field', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
     ]);
+  }, SLOW_TEST_MS);
+
+  it('names a renamed or retyped speech parameter of the speech model discovery reads by its JSON path', async () => {
+    type Parameters = Record<string, Record<string, unknown>>;
+    const drifted = await startStandIn(real, () => {}, () => {}, (json) => {
+      for (const model of [json.data].flat() as { output_modalities: { supported_parameters: Parameters }[] }[]) {
+        const parameters = model.output_modalities[0]!.supported_parameters;
+        parameters['format'] = parameters['response_format']!; // renamed
+        delete parameters['response_format'];
+        if (parameters['voice']?.['type'] === 'enum') parameters['voice']['type'] = 'list'; // a kind of another name
+      }
+    });
+    try {
+      const report = await verifyGateway({ upstream: drifted.url, apiKey: KEY });
+      expect(report.drift).toBe(true);
+      const found = report.differences.filter((d) => d.probe === 'speech-models' || d.probe === 'speech-model').map((d) => [d.probe, d.path, d.kind]);
+      for (const [probe, root] of [['speech-models', 'data[]'], ['speech-model', 'data']] as const) {
+        expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.response_format`, 'field']);
+        expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.format`, 'field']);
+        expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.voice.type`, expect.any(String)]);
+      }
+    } finally {
+      await drifted.close();
+    }
   }, SLOW_TEST_MS);
 
   it('names the headers clients read when they differ: Content-Type and the format of X-Generation-Id', async () => {

@@ -5,18 +5,20 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_VERIFY_TIMEOUT_MS, VerifyError, jsonReport, textReport, verifyGateway } from '../verify/index.js';
+import { DEFAULT_VERIFY_DEADLINE_MS, DEFAULT_VERIFY_TIMEOUT_MS, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, MAX_ANSWER_ITEMS, MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, VerifyError, bytesText, jsonReport, textReport, verifyGateway } from '../verify/index.js';
 
-/** Exit codes of `mockrouter verify`: nothing drifted, something drifted, the check could not run. */
+/** Exit codes of `mockrouter verify`: nothing drifted, something drifted, the check could not run (or finish). */
 export const VERIFY_EXIT = { same: 0, drift: 1, cannotRun: 2 } as const;
 
-/** `--timeout`: whole ms from 1 to 10 minutes. */
-function timeoutMs(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 600_000) {
-    throw new InvalidArgumentError(`expected a whole number of ms from 1 to 600000, got "${value}"`);
-  }
-  return n;
+/** A parser of whole ms from 1 to `max` (`--timeout`: 10 minutes; `--deadline`: 1 hour). */
+function wholeMs(max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+      throw new InvalidArgumentError(`expected a whole number of ms from 1 to ${max}, got "${value}"`);
+    }
+    return n;
+  };
 }
 
 /** `text` with every occurrence of `key` replaced, so nothing printed can carry it (also an upstream's echo of it). */
@@ -42,8 +44,15 @@ names its JSON path, its probe and what each side has.
 --upstream: the API is under /api/v1 of it (https://openrouter.ai -> https://openrouter.ai/api/v1; a URL already
 ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1).
 
-Exit codes: 0 nothing drifted, 1 drift, 2 could not run (no OPENROUTER_API_KEY, the upstream unreachable or
-timing out, a 401 from the upstream, a bad flag).
+Limits: each upstream answer gets --timeout for the whole of it, and at most ${bytesText(MAX_ANSWER_BYTES)} of body once its
+Content-Encoding (gzip, deflate, br) is decoded; a JSON body may nest ${MAX_ANSWER_DEPTH} levels deep and hold ${MAX_ANSWER_ITEMS} array
+elements and object fields; one probe's answers may have ${MAX_SHAPE_ENTRIES} JSON paths and enum values together, of
+${MAX_SHAPE_CHARS} characters. The whole check gets --deadline (default ${DEFAULT_VERIFY_DEADLINE_MS / 1000} s). An answer past a limit, broken
+off or not decodable, and the deadline, stop the check there: the report marks that request ERROR and keeps what was
+compared before it, its "error" (--json) says why, and the exit code is 2.
+
+Exit codes: 0 nothing drifted, 1 drift, 2 could not run or finish (no OPENROUTER_API_KEY, the upstream unreachable
+or timing out, a 401 from the upstream, an upstream answer it could not read, the deadline, a bad flag).
 Example: OPENROUTER_API_KEY=sk-or-... mockrouter verify --upstream https://openrouter.ai --json`;
 
 /**
@@ -51,26 +60,30 @@ Example: OPENROUTER_API_KEY=sk-or-... mockrouter verify --upstream https://openr
  * Its action prints the report (text, or JSON with `--json`) to stdout and sets `process.exitCode` to
  * {@link VERIFY_EXIT}'s `same` or `drift`; when the check cannot run it prints `mockrouter verify: <why>` to stderr
  * and sets `cannotRun`, as commander's own flag errors do (overridden from commander's 1, which means drift here).
+ * When it stopped at an upstream answer it could not read (the report's `error`), it prints the report, then
+ * `mockrouter verify: <probe>: <why>` to stderr, and sets `cannotRun`.
  */
 export function verifyCommand(): Command {
   return new Command('verify')
-    .description('Compare the real gateway\'s answers with the simulator\'s (the drift check): exit 0 same, 1 drift, 2 could not run.')
+    .description('Compare the real gateway\'s answers with the simulator\'s (the drift check): exit 0 same, 1 drift, 2 could not run or finish.')
     .addOption(new Option('--upstream <url>', 'the gateway to compare with, e.g. https://openrouter.ai (the API under /api/v1)').makeOptionMandatory())
-    .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences} instead of the text report'))
+    .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences, error} instead of the text report'))
     .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup: costs credit'))
-    .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(timeoutMs))
+    .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(wholeMs(600_000)))
+    .addOption(new Option('--deadline <ms>', 'time for the whole check, ms (exit 2 when it passes)').default(DEFAULT_VERIFY_DEADLINE_MS).argParser(wholeMs(3_600_000)))
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', HELP_AFTER)
     .configureOutput({ outputError: (message, write) => write(`mockrouter verify: ${message.replace(/^error: /, '')}`) })
     .exitOverride((error) => {
       process.exit(error.exitCode === 0 ? 0 : VERIFY_EXIT.cannotRun);
     })
-    .action(async (flags: { upstream: string; json?: boolean; spend?: boolean; timeout: number }) => {
+    .action(async (flags: { upstream: string; json?: boolean; spend?: boolean; timeout: number; deadline: number }) => {
       const apiKey = process.env['OPENROUTER_API_KEY'];
       try {
-        const report = await verifyGateway({ upstream: flags.upstream, apiKey, spend: flags.spend ?? false, timeoutMs: flags.timeout });
+        const report = await verifyGateway({ upstream: flags.upstream, apiKey, spend: flags.spend ?? false, timeoutMs: flags.timeout, deadlineMs: flags.deadline });
         process.stdout.write(withoutKey(flags.json ? jsonReport(report) : textReport(report), apiKey));
-        process.exitCode = report.drift ? VERIFY_EXIT.drift : VERIFY_EXIT.same;
+        if (report.error !== null) process.stderr.write(`mockrouter verify: ${report.error.probe}: ${withoutKey(report.error.message, apiKey)}\n`);
+        process.exitCode = report.error !== null ? VERIFY_EXIT.cannotRun : report.drift ? VERIFY_EXIT.drift : VERIFY_EXIT.same;
       } catch (error) {
         const message = error instanceof VerifyError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
         process.stderr.write(`mockrouter verify: ${withoutKey(message, apiKey)}\n`);

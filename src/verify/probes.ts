@@ -3,17 +3,18 @@
  *
  * Read requests, always: the speech model list (`getModels`, `output_modalities=speech`), its count
  * (`listModelsCount`), the lookup (`getModel`) and the endpoints (`listEndpoints`) of each speech model both lists
- * hold, the key (`getCurrentKey`) and the credits (`getCredits`; compared only when the upstream answers 200, since
+ * hold, the speech model discovery list (`listSpeechModels`) and each shared model's entry (`getSpeechModel`), the key (`getCurrentKey`) and the credits (`getCredits`; compared only when the upstream answers 200, since
  * only a management key may read them: docs/behaviour.md, "Keys and credits"). With `spend`, also one short speech
  * call (`createAudioSpeech`) in `mp3` and one in `pcm`, and each call's generation lookup (`getGeneration`, asked
  * again until it answers 200: the record is not ready at once, docs/behaviour.md, "Generation lookup").
  *
  * @module
  */
+import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
-import { addToShape, compareShapes, emptyShape, type Shape } from './shape.js';
+import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape } from './shape.js';
 import type { Answer, ProbeRequest, Side } from './sides.js';
-import type { Difference, ProbeName, ProbeResult } from './types.js';
+import type { Difference, ProbeError, ProbeName, ProbeResult } from './types.js';
 
 /** The input of each speech call of `--spend`: a few characters, so the call costs next to nothing. */
 export const SPEECH_INPUT = 'Hi.';
@@ -31,23 +32,15 @@ export interface ProbeOptions {
   readonly generationPollMs?: number;
 }
 
-/** What {@link runProbes} found: every request sent and every difference. */
+/** What {@link runProbes} found: every request sent, every difference, and the answer it stopped at, if any. */
 export interface ProbeOutcome {
   readonly probes: ProbeResult[];
   readonly differences: Difference[];
+  readonly error: ProbeError | null;
 }
 
-const decoder = new TextDecoder();
-
-/** The body as JSON, or `undefined` when it is empty or no JSON. */
-function jsonOf(answer: Answer): unknown {
-  if (answer.body.length === 0) return undefined;
-  try {
-    return JSON.parse(decoder.decode(answer.body)) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+/** Thrown past every probe once one upstream answer could not be read: the check stops there. */
+class Stopped extends Error {}
 
 function describe(request: ProbeRequest): string {
   return `${request.method} /api/v1${request.path}${request.query === '' ? '' : `?${request.query}`}`;
@@ -72,14 +65,24 @@ function voicesOf(json: unknown): string[] {
   return Array.isArray(voices) ? voices.filter((voice): voice is string => typeof voice === 'string') : [];
 }
 
+/** A model's voices: the simulator's, in its order, and those of them the upstream's record lists too. */
+interface Voices {
+  readonly both: readonly string[];
+  readonly mockrouter: readonly string[];
+}
+
 /** Collects the answers of both sides: probe lines, status and header differences, and each probe's body shapes. */
 class Comparison {
   readonly probes: ProbeResult[] = [];
   readonly differences: Difference[] = [];
+  private error: ProbeError | null = null;
   private readonly shapes = new Map<ProbeName, { upstream: Shape; mockrouter: Shape }>();
 
-  /** Adds a pair of answers to one request: compares status and headers and, when the statuses agree, the JSON bodies. */
-  add(probe: ProbeName, request: string, upstream: Answer, mockrouter: Answer, json: boolean, note?: string): void {
+  /**
+   * Adds a pair of answers to one request: compares status and headers and, when the statuses agree, the JSON
+   * bodies (a speech call's audio has none: `readsAsJson`).
+   */
+  add(probe: ProbeName, request: string, upstream: Answer, mockrouter: Answer, note?: string): void {
     this.probes.push({ probe, request, upstream: upstream.status, mockrouter: mockrouter.status, compared: true, ...(note ? { note } : {}) });
     if (upstream.status !== mockrouter.status) {
       this.differences.push({ probe, request, path: 'status', kind: 'status', upstream: String(upstream.status), mockrouter: String(mockrouter.status) });
@@ -88,18 +91,23 @@ class Comparison {
     for (const header of compareHeaders(upstream.headers, mockrouter.headers)) {
       this.differences.push({ probe, request, path: `header ${header.name}`, kind: 'header', upstream: header.upstream, mockrouter: header.mockrouter });
     }
-    // A speech call's 200 is audio; its errors are the JSON envelope.
-    if (!json && upstream.status === 200) return;
-    const u = jsonOf(upstream);
-    const m = jsonOf(mockrouter);
+    const u = upstream.json;
+    const m = mockrouter.json;
     if (u === undefined || m === undefined) {
       if (u !== m) this.differences.push({ probe, request, path: '', kind: 'body', upstream: u === undefined ? 'no JSON' : 'JSON', mockrouter: m === undefined ? 'no JSON' : 'JSON' });
       return;
     }
     let shapes = this.shapes.get(probe);
     if (!shapes) this.shapes.set(probe, (shapes = { upstream: emptyShape(), mockrouter: emptyShape() }));
-    addToShape(shapes.upstream, u);
-    addToShape(shapes.mockrouter, m);
+    for (const [side, shape, json] of [['the upstream\'s', shapes.upstream, u], ['mockrouter\'s', shapes.mockrouter, m]] as const) {
+      if (addToShape(shape, json)) continue;
+      // The probe's shapes hold part of this answer: none of the probe is compared.
+      this.shapes.delete(probe);
+      this.probes.pop();
+      const message = `${side} answers to ${probe} have more than ${MAX_SHAPE_ENTRIES} JSON paths and enum values, or more than ${MAX_SHAPE_CHARS} characters of them, together: not compared`;
+      this.stop({ probe, request, code: 'E_VERIFY_ANSWER_TOO_WIDE', message }, upstream.status, mockrouter.status);
+      throw new Stopped();
+    }
   }
 
   /** Adds a request that was not compared, with why. */
@@ -107,27 +115,57 @@ class Comparison {
     this.probes.push({ probe, request, upstream, mockrouter, compared: false, note });
   }
 
+  /** Adds the request the check stops at, with why it could not be compared (and the statuses, when there were answers). */
+  stop(error: ProbeError, upstream: number | null = null, mockrouter: number | null = null): void {
+    this.probes.push({ probe: error.probe, request: error.request, upstream, mockrouter, compared: false, note: error.message, error: error.code });
+    this.error = error;
+  }
+
   /** The shape differences of each probe, over all of its answers (a probe's requests compare as one list). */
   finish(): ProbeOutcome {
     for (const [probe, { upstream, mockrouter }] of this.shapes) {
       for (const difference of compareShapes(upstream, mockrouter)) this.differences.push({ probe, ...difference });
     }
-    return { probes: this.probes, differences: this.differences };
+    return { probes: this.probes, differences: this.differences, error: this.error };
   }
 }
 
 /**
  * Sends every probe to both sides, one request at a time (the upstream's first), and compares the answers. The
- * rules of the comparison are {@link compareShapes}' and {@link compareHeaders}'.
+ * rules of the comparison are {@link compareShapes}' and {@link compareHeaders}'. At the first upstream answer that
+ * cannot be read (too big, too deep, broken off, too slow, or past the deadline: `ProbeErrorCode`) it stops sending,
+ * and the outcome's `error` names that request; what was compared before is kept.
  *
- * @throws {VerifyError} as the upstream side throws it (unreachable, 401): the check cannot run.
+ * @throws {VerifyError} as the upstream side throws it before any answer (unreachable, 401): the check cannot run.
  */
 export async function runProbes(upstream: Side, mockrouter: Side, options: ProbeOptions): Promise<ProbeOutcome> {
   const comparison = new Comparison();
-  const both = async (request: ProbeRequest): Promise<[Answer, Answer]> => [await upstream(request), await mockrouter(request)];
-  const ask = async (probe: ProbeName, request: ProbeRequest, json = true): Promise<[Answer, Answer]> => {
-    const [u, m] = await both(request);
-    comparison.add(probe, describe(request), u, m, json);
+  /** The upstream side, with a request it cannot read noted on `probe` (as `described`) and the check stopped. */
+  const upstreamFor =
+    (probe: ProbeName, described?: string): Side =>
+    async (request) => {
+      try {
+        return await upstream(request);
+      } catch (error) {
+        if (!isProbeError(error)) throw error;
+        comparison.stop({ probe, request: described ?? describe(request), code: error.code, message: error.message });
+        throw new Stopped();
+      }
+    };
+  try {
+    await sendProbes(upstreamFor, mockrouter, comparison, options);
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
+  }
+  return comparison.finish();
+}
+
+/** The probes of {@link runProbes}, in order. */
+async function sendProbes(upstreamFor: (probe: ProbeName, described?: string) => Side, mockrouter: Side, comparison: Comparison, options: ProbeOptions): Promise<void> {
+  const ask = async (probe: ProbeName, request: ProbeRequest): Promise<[Answer, Answer]> => {
+    const u = await upstreamFor(probe)(request);
+    const m = await mockrouter(request);
+    comparison.add(probe, describe(request), u, m);
     return [u, m];
   };
 
@@ -135,26 +173,29 @@ export async function runProbes(upstream: Side, mockrouter: Side, options: Probe
   const [uList, mList] = await ask('models', listRequest);
   await ask('models-count', { method: 'GET', path: '/models/count', query: 'output_modalities=speech' });
 
-  const upstreamIds = new Set(idsOf(jsonOf(uList)));
-  const common = idsOf(jsonOf(mList)).filter((id) => upstreamIds.has(id));
+  const upstreamIds = new Set(idsOf(uList.json));
+  const common = idsOf(mList.json).filter((id) => upstreamIds.has(id));
   if (common.length === 0) comparison.skip('model', describe({ method: 'GET', path: '/model/{author}/{slug}', query: '' }), null, null, 'no speech model is in both lists: no model lookup or endpoints compared');
-  const voices = new Map<string, { upstream: string[]; mockrouter: string[] }>();
+  const voices = new Map<string, Voices>();
   for (const id of common) {
     const [u, m] = await ask('model', { method: 'GET', path: `/model${modelPath(id)}`, query: '' });
-    voices.set(id, { upstream: voicesOf(jsonOf(u)), mockrouter: voicesOf(jsonOf(m)) });
+    const mockrouterVoices = voicesOf(m.json);
+    const upstreamVoices = new Set(voicesOf(u.json));
+    voices.set(id, { both: mockrouterVoices.filter((voice) => upstreamVoices.has(voice)), mockrouter: mockrouterVoices });
   }
   for (const id of common) await ask('endpoints', { method: 'GET', path: `/models${modelPath(id)}/endpoints`, query: '' });
+  await ask('speech-models', { method: 'GET', path: '/audio/speech/models', query: '' });
+  for (const id of common) await ask('speech-model', { method: 'GET', path: `/audio/speech/models${modelPath(id)}`, query: '' });
   await ask('key', { method: 'GET', path: '/key', query: '' });
 
   const creditsRequest: ProbeRequest = { method: 'GET', path: '/credits', query: '' };
-  const uCredits = await upstream(creditsRequest);
-  if (uCredits.status === 200) comparison.add('credits', describe(creditsRequest), uCredits, await mockrouter(creditsRequest), true);
+  const uCredits = await upstreamFor('credits')(creditsRequest);
+  if (uCredits.status === 200) comparison.add('credits', describe(creditsRequest), uCredits, await mockrouter(creditsRequest));
   else comparison.skip('credits', describe(creditsRequest), uCredits.status, null, `upstream ${uCredits.status}: only a management key may read credits; compared only when the upstream answers 200`);
 
   if (options.spend) {
-    for (const format of SPEECH_FORMATS) await speak(format, common, voices, upstream, mockrouter, comparison, options);
+    for (const format of SPEECH_FORMATS) await speak(format, common, voices, upstreamFor, mockrouter, comparison, options);
   }
-  return comparison.finish();
 }
 
 /**
@@ -164,31 +205,32 @@ export async function runProbes(upstream: Side, mockrouter: Side, options: Probe
 async function speak(
   format: (typeof SPEECH_FORMATS)[number],
   common: readonly string[],
-  voices: ReadonlyMap<string, { upstream: string[]; mockrouter: string[] }>,
-  upstream: Side,
+  voices: ReadonlyMap<string, Voices>,
+  upstreamFor: (probe: ProbeName, described?: string) => Side,
   mockrouter: Side,
   comparison: Comparison,
   options: ProbeOptions,
 ): Promise<void> {
   const probe = format === 'mp3' ? 'speech-mp3' : 'speech-pcm';
   for (const model of common) {
-    const known = voices.get(model) ?? { upstream: [], mockrouter: [] };
-    const voice = known.mockrouter.find((name) => known.upstream.includes(name)) ?? known.mockrouter[0];
+    const known = voices.get(model) ?? { both: [], mockrouter: [] };
+    const voice = known.both[0] ?? known.mockrouter[0];
     if (voice === undefined) continue;
     const request: ProbeRequest = { method: 'POST', path: '/audio/speech', query: '', json: { model, input: SPEECH_INPUT, voice, response_format: format } };
     const m = await mockrouter(request);
     if (m.status !== 200) continue;
-    const u = await upstream(request);
     const described = `POST /api/v1/audio/speech (${model}, voice ${voice}, ${format})`;
-    comparison.add(probe, described, u, m, false);
+    const u = await upstreamFor(probe, described)(request);
+    comparison.add(probe, described, u, m);
     const uId = u.status === 200 ? u.headers['x-generation-id'] : undefined;
     const mId = m.headers['x-generation-id'];
     if (uId === undefined || mId === undefined) {
       comparison.skip('generation', 'GET /api/v1/generation?id=<the speech call\'s X-Generation-Id>', null, null, `the ${format} call gave no generation id on ${uId === undefined ? 'the upstream' : 'mockrouter'}`);
       return;
     }
-    const [uRecord, mRecord] = [await lookUp(upstream, uId, options), await lookUp(mockrouter, mId, options)];
-    comparison.add('generation', `GET /api/v1/generation?id=<the ${format} call's X-Generation-Id>`, uRecord, mRecord, true);
+    const lookup = `GET /api/v1/generation?id=<the ${format} call's X-Generation-Id>`;
+    const [uRecord, mRecord] = [await lookUp(upstreamFor('generation', lookup), uId, options), await lookUp(mockrouter, mId, options)];
+    comparison.add('generation', lookup, uRecord, mRecord);
     return;
   }
   comparison.skip(probe, `POST /api/v1/audio/speech (${format})`, null, null, `no speech model both sides list answers ${format} on mockrouter: not sent`);

@@ -26,20 +26,21 @@ function status(value: number | null): string {
 
 /**
  * The report to read: a header line, a line per request (`ok`, `DRIFT` when a difference names it or its probe
- * differs in shape, `skip` when not compared, with why), then the differences grouped by probe, and a last line
- * saying whether anything drifted.
+ * differs in shape, `skip` when not compared, with why, `ERROR` for the upstream answer the check stopped at), then
+ * the differences grouped by probe, and a last line saying whether anything drifted, or where the check stopped.
  */
 export function textReport(report: VerifyReport): string {
   const drifted = new Set<ProbeName>(report.differences.map((difference) => difference.probe));
   const lines = [`mockrouter verify: ${report.upstream} against mockrouter's built-in catalog`];
   for (const probe of report.probes) {
-    const mark = !probe.compared ? 'skip ' : drifted.has(probe.probe) ? 'DRIFT' : 'ok   ';
+    const mark = probe.error !== undefined ? 'ERROR' : !probe.compared ? 'skip ' : drifted.has(probe.probe) ? 'DRIFT' : 'ok   ';
     const note = probe.note === undefined ? '' : ` (${probe.note})`;
     lines.push(`  ${mark} ${probe.probe.padEnd(12)} ${probe.request}  upstream ${status(probe.upstream)}, mockrouter ${status(probe.mockrouter)}${note}`);
   }
   if (!report.spend) lines.push('  skip  speech       not sent: speech calls and their generation lookups cost credit (--spend sends them)');
+  const stopped = report.error === null ? [] : [`Stopped at ${report.error.probe} (${report.error.code}): the requests after it were not sent.`];
   if (report.differences.length === 0) {
-    lines.push('', 'No drift: every answer compared has the same shape on both sides.');
+    lines.push('', report.error === null ? 'No drift: every answer compared has the same shape on both sides.' : 'No drift in the answers compared before the check stopped.', ...stopped);
     return `${lines.join('\n')}\n`;
   }
   lines.push('', `Differences (${report.differences.length}):`);
@@ -49,6 +50,6 @@ export function textReport(report: VerifyReport): string {
     lines.push(`  ${probe}:`);
     for (const difference of differences) lines.push(`    ${differenceLine(difference)}`);
   }
-  lines.push('', `Drift: ${report.differences.length} difference${report.differences.length === 1 ? '' : 's'}.`);
+  lines.push('', `Drift: ${report.differences.length} difference${report.differences.length === 1 ? '' : 's'}.`, ...stopped);
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import type { Gateway } from '../core/gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import type { CoreBody } from '../core/types.js';
 import { redactUrlCredentials } from '../core/http/redact.js';
+import { bytesText, jsonOfText, readTextWithin } from './answer-body.js';
 import { VerifyError } from './errors.js';
 
 /** One request of a probe: a path under `/api/v1` (`/models`), its query without `?`, and a JSON body for POST. */
@@ -19,11 +20,15 @@ export interface ProbeRequest {
   readonly json?: unknown;
 }
 
-/** One side's whole answer: its status, its headers (lower-case names) and its body's bytes. */
+/**
+ * One side's whole answer, as compared: its status, its headers (lower-case names) and its body as JSON
+ * (`undefined` when it is empty, no JSON, or a speech call's audio: {@link readsAsJson}). The body was read whole;
+ * its bytes are not kept.
+ */
 export interface Answer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Uint8Array;
+  readonly json: unknown;
 }
 
 /** A side: sends one request, resolves with the whole answer. */
@@ -37,6 +42,11 @@ const USER_AGENT = 'mockrouter-verify';
 
 /** The key the in-process simulator is asked with: any key is accepted there, and the user's never reaches it. */
 const SIMULATOR_KEY = 'sk-mockrouter-verify';
+
+/** Whether an answer's body is read as JSON: all are but a speech call's 200, which is audio (its errors are the JSON envelope). */
+export function readsAsJson(request: ProbeRequest, status: number): boolean {
+  return !(request.path === '/audio/speech' && status === 200);
+}
 
 /**
  * The API base of `--upstream`: a URL whose path already ends with `/api/v1` is kept; any other path is a prefix
@@ -74,50 +84,87 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The bounds of each upstream request. */
+export interface UpstreamLimits {
+  /** Time for each request's whole answer, headers and body, ms (`--timeout`). */
+  readonly timeoutMs: number;
+  /** Aborted when the whole check's time is up (`--deadline`); then no request is sent, and the one under way stops. */
+  readonly deadline: AbortSignal;
+  /** The whole check's time, ms, for the message. */
+  readonly deadlineMs: number;
+  /** Most bytes of one answer's body once decoded. */
+  readonly maxBytes: number;
+}
+
 /**
  * The upstream side: `fetch` of `base` + the request's path, with `Authorization: Bearer <key>` and
- * `Accept: application/json` (`audio/*` for speech), each request given `timeoutMs` for its whole answer.
+ * `Accept: application/json` (`audio/*` for speech). Each answer is bounded: `limits.timeoutMs` for the whole of it,
+ * `limits.maxBytes` of body counted after `fetch` decodes its `Content-Encoding` (gzip, deflate, br: a stream, so
+ * a compressed body is stopped at the bound, not inflated whole), JSON no deeper than `MAX_ANSWER_DEPTH` and with
+ * no more than `MAX_ANSWER_ITEMS` elements and fields (`jsonOfText`), and the whole check's `limits.deadline`.
  *
- * @throws {VerifyError} `E_VERIFY_UNREACHABLE` naming the upstream's URL when a request fails or times out (never the
- *   key); `E_VERIFY_UNAUTHORIZED` when the upstream answers 401 (the key was refused).
+ * @throws {VerifyError} naming the upstream's URL and the request (never the key): before an answer,
+ *   `E_VERIFY_UNREACHABLE` (the request failed, or no answer within the timeout) or `E_VERIFY_UNAUTHORIZED` (401);
+ *   for an answer it cannot read, `E_VERIFY_ANSWER_TOO_BIG`, `E_VERIFY_ANSWER_TOO_DEEP`, `E_VERIFY_ANSWER_TIMEOUT`
+ *   or `E_VERIFY_ANSWER_UNREADABLE` (its body broke off or does not decode); `E_VERIFY_DEADLINE` once the deadline
+ *   has passed.
  */
-export function upstreamSide(base: URL, key: string, timeoutMs: number): Side {
+export function upstreamSide(base: URL, key: string, limits: UpstreamLimits): Side {
+  const { timeoutMs, deadline, deadlineMs, maxBytes } = limits;
   return async (request) => {
     const url = `${base.href}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
     const where = `${request.method} ${base.origin}${base.pathname}${request.path}`;
+    const pastDeadline = () => new VerifyError('E_VERIFY_DEADLINE', `the check's deadline of ${deadlineMs} ms (--deadline) passed at ${where}: stopped there`);
+    if (deadline.aborted) throw pastDeadline();
     const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'user-agent': USER_AGENT, accept: request.path === '/audio/speech' ? 'audio/*' : 'application/json' };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
-    let answer: Answer;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([timeout, deadline]);
+    let response: Response;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: request.method,
         headers,
         body: request.json === undefined ? undefined : JSON.stringify(request.json),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
         redirect: 'manual',
       });
-      const body = new Uint8Array(await response.arrayBuffer());
-      const answerHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => (answerHeaders[name.toLowerCase()] = value));
-      answer = { status: response.status, headers: answerHeaders, body };
     } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : reasonOf(error);
+      if (deadline.aborted) throw pastDeadline();
+      const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : reasonOf(error);
       throw new VerifyError('E_VERIFY_UNREACHABLE', `cannot reach the upstream ${base.href} (${where}): ${reason}`);
     }
-    if (answer.status === 401) {
+    if (response.status === 401) {
+      await response.body?.cancel().catch(() => {});
       throw new VerifyError('E_VERIFY_UNAUTHORIZED', `the upstream ${base.href} answered 401 to ${where}: the key in OPENROUTER_API_KEY was refused`);
     }
-    return answer;
+    const subject = `the upstream's ${response.status} answer to ${where}`;
+    const encoding = response.headers.get('content-encoding');
+    const json = readsAsJson(request, response.status);
+    let text: string | undefined;
+    try {
+      text = await readTextWithin(response.body, maxBytes, json);
+    } catch (error) {
+      if (deadline.aborted) throw pastDeadline();
+      if (timeout.aborted) throw new VerifyError('E_VERIFY_ANSWER_TIMEOUT', `${subject} was not whole within ${timeoutMs} ms (--timeout): its body stalled or came too slowly`);
+      throw new VerifyError('E_VERIFY_ANSWER_UNREADABLE', `${subject} could not be read${encoding === null ? '' : ` (Content-Encoding: ${encoding})`}: ${reasonOf(error)}`);
+    }
+    if (text === undefined) {
+      throw new VerifyError('E_VERIFY_ANSWER_TOO_BIG', `${subject} is larger than ${bytesText(maxBytes)}${encoding === null ? '' : ` once decoded (Content-Encoding: ${encoding})`}: stopped reading it`);
+    }
+    const answerHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => (answerHeaders[name.toLowerCase()] = value));
+    return { status: response.status, headers: answerHeaders, json: json ? jsonOfText(text, subject) : undefined };
   };
 }
 
-async function bytesOf(body: CoreBody | null): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array(0);
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof Uint8Array) return body;
+async function textOf(body: CoreBody | null): Promise<string> {
+  if (body === null) return '';
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  return new Uint8Array(Buffer.concat(chunks));
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /**
@@ -135,10 +182,10 @@ export function simulatorSide(gateway: Gateway): Side {
       headers,
       body: request.json === undefined ? undefined : new TextEncoder().encode(JSON.stringify(request.json)),
     });
-    const body = await bytesOf(response.body);
+    const text = await textOf(response.body);
     response.onDone?.();
     const answerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) answerHeaders[name.toLowerCase()] = value;
-    return { status: response.status, headers: answerHeaders, body };
+    return { status: response.status, headers: answerHeaders, json: readsAsJson(request, response.status) ? jsonOfText(text, `mockrouter's ${response.status} answer to ${request.method} ${request.path}`) : undefined };
   };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ProbeErrorCode } from './errors.js';
 import type { ShapeDifference } from './shape.js';
 
 /**
@@ -12,7 +13,7 @@ import type { ShapeDifference } from './shape.js';
  * (`getCurrentKey`), `credits` (`getCredits`), and with `--spend` `speech-mp3`, `speech-pcm` (`createAudioSpeech`)
  * and `generation` (`getGeneration` of each speech call's id).
  */
-export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation';
+export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'speech-models' | 'speech-model' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation';
 
 /** One request sent to both sides. */
 export interface ProbeResult {
@@ -27,6 +28,16 @@ export interface ProbeResult {
   readonly compared: boolean;
   /** Why not, or what to know (`upstream 403: the key is no management key; not compared`). */
   readonly note?: string;
+  /** Set on the request the check stopped at: why its upstream answer could not be read (the note says more). */
+  readonly error?: ProbeErrorCode;
+}
+
+/** The upstream answer the check stopped at (exit code 2): its probe, its request, why, and a message naming it. */
+export interface ProbeError {
+  readonly probe: ProbeName;
+  readonly request: string;
+  readonly code: ProbeErrorCode;
+  readonly message: string;
 }
 
 /**
@@ -44,7 +55,10 @@ export interface Difference {
   readonly mockrouter: string;
 }
 
-/** The drift check's outcome: `drift` when there is any difference. */
+/**
+ * The drift check's outcome: `drift` when there is any difference; `error` when it stopped at an upstream answer it
+ * could not read (then `probes` and `differences` hold what was compared before).
+ */
 export interface VerifyReport {
   readonly drift: boolean;
   /** The upstream's API base, e.g. `https://openrouter.ai/api/v1`. */
@@ -53,4 +67,6 @@ export interface VerifyReport {
   readonly spend: boolean;
   readonly probes: readonly ProbeResult[];
   readonly differences: readonly Difference[];
+  /** The answer the check stopped at, or `null` when it went through every probe. */
+  readonly error: ProbeError | null;
 }
