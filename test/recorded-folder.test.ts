@@ -257,11 +257,13 @@ describe('a bad folder fails at start-up, naming the file, the path inside it an
     expect(error.message).toMatch(/expected a decimal string/);
   });
 
-  it('a saved speech model without voices, and a duplicate id', () => {
+  it('a saved speech model with an empty voice list (null, any voice id, loads), and a duplicate id', () => {
     const data = savedCatalog(20).data;
     const speechAt = data.findIndex((m) => m.architecture.output_modalities.includes('speech'));
-    const noVoices = data.map((m, i) => (i === speechAt ? { ...m, supported_voices: null } : m));
+    const noVoices = data.map((m, i) => (i === speechAt ? { ...m, supported_voices: [] } : m));
     expect(failure(folder({ 'models.json': { data: noVoices } })).location).toBe(`data[${speechAt}].supported_voices`);
+    const anyVoice = data.map((m, i) => (i === speechAt ? { ...m, supported_voices: null } : m));
+    expect(loadFixtures(folder({ 'models.json': { data: anyVoice } })).models[speechAt]!.supported_voices).toBeNull();
     const dup = failure(folder({ 'models.json': { data: [...data, data[2]] } }));
     expect(dup.location).toBe(`data[${data.length}].id`);
     expect(dup.message).toMatch(/duplicate model id .* \(also data\[2\]\)/);

@@ -6,12 +6,18 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/config/validate-config.js';
-import { DEFAULT_RECORD_PORT, UpstreamError, startRecorder, upstreamOf } from '../record/index.js';
+import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../record/index.js';
 import { createLogger } from './logger.js';
 
 function port(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError(`expected an integer from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number of milliseconds, 1 or more, got "${value}"`);
   return n;
 }
 
@@ -30,6 +36,7 @@ interface RecordFlags {
   out: string;
   port: number;
   host: string;
+  upstreamTimeout: number;
   quiet?: boolean;
 }
 
@@ -37,8 +44,9 @@ interface RecordFlags {
  * The `record` command (commander). Its action starts the recorder, prints one ready line
  * `mockrouter record listening on <base URL> → <upstream>, writing <dir>`, logs one line per request (method, URL
  * with credentials' query values redacted, status, ms, what was written) unless `--quiet`, and on SIGINT or SIGTERM
- * stops, waits for the writes under way, and exits 0. A bad flag or folder prints `mockrouter record: <problem>` and
- * exits 1.
+ * stops, waits for the writes under way, and exits 0. A bad flag or folder, a folder another recorder writes
+ * (`FolderBusyError`, naming its pid) or an upstream that is the recorder's own address prints
+ * `mockrouter record: <problem>` (never a stack trace) and exits 1.
  */
 export function recordCommand(): Command {
   return new Command('record')
@@ -47,18 +55,31 @@ export function recordCommand(): Command {
     .addOption(new Option('--out <dir>', 'folder to write (created when missing; a folder recorded before is added to)').makeOptionMandatory())
     .addOption(new Option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port').default(DEFAULT_RECORD_PORT).argParser(port))
     .addOption(new Option('-H, --host <host>', 'interface to bind').default('127.0.0.1'))
+    .addOption(
+      new Option('--upstream-timeout <ms>', 'longest wait for the upstream\'s answer head (then 504) and for each chunk of its body once it started (then the answer is cut, not recorded)')
+        .default(DEFAULT_UPSTREAM_TIMEOUT_MS)
+        .argParser(milliseconds),
+    )
     .addOption(new Option('-q, --quiet', 'do not log requests (the ready line and warnings are still printed)'))
     .addHelpText(
       'after',
       '\nPoint your client\'s base URL at the printed URL and use your real key: its Authorization is passed to the upstream, ' +
-        'nothing else is added, and the answer (status, headers, bytes) comes back as it streams.\n\n' +
+        'nothing is added but a Via entry, and the answer (status, headers, bytes) comes back as it streams.\n\n' +
         'Written to --out, each file replaced whole (temporary file, then rename) so a crash loses nothing recorded before it:\n' +
         '  models.json        model records (200 of model lookups, the model list), their endpoints\' providers, a speech entry per TTS model\n' +
         '  generations.json   generation records (200 of GET /generation?id=)\n' +
         '  audio/index.json   speech answers (200 of POST /audio/speech), keyed by the normalized request body; the bytes in audio/<sha256>.mp3|.pcm\n' +
         '  scenarios/recorded.yaml  error answers (status, message, metadata, Retry-After) as rules of the scenario "recorded"\n' +
         'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded. Request headers are never written; ' +
-        'no key, cookie or Authorization value is written or logged.\n\n' +
+        'no key, cookie or Authorization value is written or logged, and a record holding the request\'s key in any form ' +
+        '(as sent, another case, base64, hex, URL-encoded, escaped) is dropped with a warning.\n' +
+        'An upstream answer HTTP cannot pass on (a status outside 200-999, a control character in the status line or a header) ' +
+        'is answered 502; no answer head within --upstream-timeout is answered 504; both in the gateway\'s error envelope, never recorded.\n' +
+        'Each file stays within what --fixtures reads (10 MiB a file, 64 levels deep, 20,000 models or generations, 10,000 ' +
+        'recordings, 64 MiB an audio file, 256 MiB of audio): a record past them is refused, and a kind whose file is full ' +
+        'is no longer recorded (one warning).\n' +
+        'One recorder per folder: it holds --out/.mockrouter-record.lock (its pid) while it runs; a second one exits 1. ' +
+        'An --upstream that is the recorder\'s own address is refused.\n\n' +
         'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. Stops on SIGINT or SIGTERM once the writes under way are done.\n',
     )
     .action(async (flags: RecordFlags) => {
@@ -69,16 +90,13 @@ export function recordCommand(): Command {
           out: flags.out,
           port: flags.port,
           host: flags.host,
+          upstreamTimeoutMs: flags.upstreamTimeout,
           logger: flags.quiet ? warningsOnly() : await createLogger(),
         });
       } catch (error) {
-        const message = error instanceof ConfigFileError || error instanceof UpstreamError ? error.message : `${(error as Error).message ?? String(error)}`;
+        const message = error instanceof ConfigFileError || error instanceof UpstreamError || error instanceof FolderBusyError ? error.message : `${(error as Error).message ?? String(error)}`;
         process.stderr.write(`mockrouter record: ${message}\n`);
         process.exit(1);
-      }
-      process.stdout.write(`mockrouter record listening on ${recorder.baseUrl} → ${recorder.upstream}, writing ${flags.out}\n`);
-      if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(flags.host)) {
-        process.stderr.write(`mockrouter record: warning: listening on ${flags.host}: anyone who can reach this machine can call the upstream through it (with their own key)\n`);
       }
       let closing = false;
       const stop = () => {
@@ -89,8 +107,13 @@ export function recordCommand(): Command {
           () => process.exit(1),
         );
       };
+      // Before the ready line: a signal sent as soon as it is read stops the recorder as a signal should.
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      process.stdout.write(`mockrouter record listening on ${recorder.baseUrl} → ${recorder.upstream}, writing ${flags.out}\n`);
+      if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(flags.host)) {
+        process.stderr.write(`mockrouter record: warning: listening on ${flags.host}: anyone who can reach this machine can call the upstream through it (with their own key)\n`);
+      }
     });
 }
 

@@ -8,12 +8,13 @@
  */
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isProcessAlive } from './folder-lock.js';
 
 /** The content of a file, computed when its write starts (so a queued write always writes the newest state). */
 export type ContentOf = () => string | Uint8Array;
 
 /** What a temporary file of this module is named: `<name>.tmp-<pid>-<n>`. */
-const TEMP_NAME = /\.tmp-\d+-\d+$/;
+const TEMP_NAME = /\.tmp-(\d+)-\d+$/;
 
 /** One file's queue: the last write asked for (run or waiting), and the one waiting to start, if any. */
 interface FileQueue {
@@ -90,8 +91,10 @@ export class FolderWriter {
 }
 
 /**
- * Removes the temporary files (`<name>.tmp-<pid>-<n>`) a killed recorder left in `dir`, for the names `owned`
- * accepts (the recorder's own files; anything else is left alone). A missing folder is nothing to clean.
+ * Removes the temporary files (`<name>.tmp-<pid>-<n>`) a killed recorder left in `dir`: those of this process's
+ * pid or of a pid no process has (`isProcessAlive`), for the names `owned` accepts (the recorder's own files;
+ * anything else is left alone). A file of a running process is another writer's, under way: kept. A missing
+ * folder is nothing to clean.
  *
  * @returns the names removed.
  */
@@ -102,7 +105,10 @@ export async function removeLeftovers(dir: string, owned: (name: string) => bool
   } catch {
     return [];
   }
-  const leftovers = names.filter((name) => TEMP_NAME.test(name) && owned(name.replace(TEMP_NAME, '')));
+  const leftovers = names.filter((name) => {
+    const pid = TEMP_NAME.exec(name)?.[1];
+    return pid !== undefined && owned(name.replace(TEMP_NAME, '')) && (Number(pid) === process.pid || !isProcessAlive(Number(pid)));
+  });
   await Promise.all(leftovers.map((name) => rm(join(dir, name), { force: true })));
   return leftovers.map((name) => basename(name));
 }

@@ -15,12 +15,16 @@ import { API_PREFIX } from '../core/http/routes.js';
 import { RecordedFolder } from './recorded-folder.js';
 import { redactUrlCredentials } from '../core/http/redact.js';
 import { createRecordingProxy, type RecorderLogger, type Upstream } from './proxy.js';
+import { isOwnAddress, viaName } from './recording-loop.js';
 export type { RecorderLogger } from './proxy.js';
+export { FolderBusyError } from './folder-lock.js';
 
 /** Default port of the recorder (the simulator's is 4010). */
 export const DEFAULT_RECORD_PORT = 4020;
 /** Most bytes of one answer kept for recording (32 MiB); a longer answer is forwarded and not recorded. */
 export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
+/** Longest wait for the upstream's answer head, and for each chunk of its body once it started: 30 s. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
@@ -40,6 +44,11 @@ export interface RecorderOptions {
   logger?: RecorderLogger | undefined;
   /** Bytes of one answer kept for recording; default {@link DEFAULT_MAX_RECORD_BYTES}. */
   maxRecordBytes?: number;
+  /**
+   * Longest wait, ms, for the upstream's answer head (then the client gets a 504 envelope) and for each chunk of
+   * its body once it started (then the answer is cut, not recorded); default {@link DEFAULT_UPSTREAM_TIMEOUT_MS}.
+   */
+  upstreamTimeoutMs?: number;
 }
 
 /** A running recorder. */
@@ -83,27 +92,47 @@ export function upstreamOf(text: string): Upstream {
 }
 
 /**
- * Starts the recording proxy.
+ * Starts the recording proxy: takes the lock of `out` (`folder-lock.ts`), reads what it holds, listens, and
+ * refuses an upstream that is its own address.
  *
- * @throws {UpstreamError} for a bad `upstream` (see {@link upstreamOf}).
+ * @throws {UpstreamError} for a bad `upstream` (see {@link upstreamOf}), or one that connects to the recorder's own
+ *   listening address (each request would be forwarded to itself); for a bad `upstreamTimeoutMs`.
+ * @throws {FolderBusyError} when another running recorder writes `out` (naming its pid).
  * @throws {FixtureError} or {ScenarioError} when a file already in `out` is not valid (naming it).
  * @throws the listen error (EADDRINUSE, ...).
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   const upstream = upstreamOf(options.upstream);
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  if (!Number.isSafeInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1) throw new UpstreamError(`--upstream-timeout: expected a whole number of ms, 1 or more, got ${upstreamTimeoutMs}`);
   const shown = `${upstream.origin}${upstream.prefix}`;
-  const folder = await RecordedFolder.open(options.out, shown);
-  const proxy = createRecordingProxy({ upstream, folder, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, logger: options.logger });
+  const logger = options.logger;
+  const folder = await RecordedFolder.open(options.out, shown, { warn: (message) => logger?.warn({}, message) });
+  const proxy = createRecordingProxy({ upstream, folder, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, upstreamTimeoutMs, via: viaName(), logger });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    proxy.server.once('error', reject);
-    proxy.server.listen(options.port ?? DEFAULT_RECORD_PORT, host, () => {
-      proxy.server.off('error', reject);
-      resolve();
+  const close = async () => {
+    await proxy.close();
+    await folder.close();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proxy.server.once('error', reject);
+      proxy.server.listen(options.port ?? DEFAULT_RECORD_PORT, host, () => {
+        proxy.server.off('error', reject);
+        resolve();
+      });
     });
-  });
+    const { address, port } = proxy.server.address() as AddressInfo;
+    if (await isOwnAddress(upstream.origin, address, port)) {
+      throw new UpstreamError(`--upstream ${shown} is this recorder's own address (it listens on ${host}:${port}): each request would be forwarded to itself; give the gateway's URL`);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const { port } = proxy.server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
-  return { url, baseUrl: `${url}${API_PREFIX}`, port, upstream: shown, close: () => proxy.close() };
+  let closed: Promise<void> | undefined;
+  return { url, baseUrl: `${url}${API_PREFIX}`, port, upstream: shown, close: () => (closed ??= close()) };
 }

@@ -4,21 +4,29 @@
  * answers the recorder records (`recorder.ts`) to write them once they ended whole.
  *
  * Forwarding: method, path, query, body and headers as the client sent them (its `Authorization` included), the
- * hop-by-hop headers (RFC 9110, section 7.6.1: `Connection` and the headers it names, `Keep-Alive`,
- * `Proxy-Connection`, `Proxy-Authenticate`, `Proxy-Authorization`, `TE`, `Trailer`, `Transfer-Encoding`,
- * `Upgrade`) dropped, `Host` the upstream's; nothing added. The answer's hop-by-hop headers are dropped the same way
- * (Node frames the body again: chunked when the upstream sent no `Content-Length`). The bytes go through as sent,
- * compressed when they were; what is recorded is the decoded body (`Content-Encoding` undone).
+ * hop-by-hop headers (RFC 9110, section 7.6.1) dropped, `Host` the upstream's, and a `Via` entry of this recorder's
+ * added (`recording-loop.ts`: a request that comes back is answered 508, not forwarded again). The answer's head
+ * goes through `answer-head.ts` (hop-by-hop headers dropped; Node frames the body again: chunked when the upstream
+ * sent no `Content-Length`). The bytes go through as sent, compressed when they were; what is recorded is the
+ * decoded body (`Content-Encoding` undone).
+ *
+ * The upstream is not trusted: an answer head HTTP cannot pass on (`answer-head.ts`, a `101`) is answered 502;
+ * no answer head within `upstreamTimeoutMs` is answered 504; no body bytes for `upstreamTimeoutMs` once the answer
+ * started cuts it (not recorded). Each is one warning in the log, and the requests beside it go on. These answers
+ * are the recorder's own (`own-answers.ts`), never recorded, and neither is an answer carrying their header.
  *
  * @module
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { errorResponse } from '../core/http/error-envelope.js';
 import { isSecretHeader, isSecretParam, redactUrl } from '../core/http/redact.js';
+import { droppedNames, forwardableHead } from './answer-head.js';
+import { MIN_CREDENTIAL_LENGTH } from './credential-forms.js';
+import { isOwnAnswer, sendOwnAnswer, type OwnAnswerReason } from './own-answers.js';
 import type { RecordedFolder } from './recorded-folder.js';
 import { keepsRequestBody, recordExchange, recordedOperation } from './recorder.js';
+import { cameBack } from './recording-loop.js';
 
 /** Where the proxy forwards to: `origin` plus `prefix` (a path without trailing slash, `''` for none). */
 export interface Upstream {
@@ -40,21 +48,12 @@ export interface ProxyOptions {
   folder: RecordedFolder;
   /** Most bytes of one answer (or speech request) kept for recording; longer ones are forwarded, not recorded. */
   maxRecordBytes: number;
+  /** Longest wait, ms, for the upstream's answer head, and for each chunk of its body once it started. */
+  upstreamTimeoutMs: number;
+  /** This recorder's `Via` pseudonym (`viaName()` of `recording-loop.ts`). */
+  via: string;
   logger?: RecorderLogger | undefined;
 }
-
-/** Hop-by-hop header names, lower-case, dropped both ways (see the module's description). `Host` is set apart. */
-const HOP_BY_HOP: ReadonlySet<string> = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 /**
  * A `node:http` server that forwards to `options.upstream` and records into `options.folder`. Call `close()` on
@@ -62,7 +61,8 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
  * resolves once the recordings of the answers that had ended are written.
  */
 export function createRecordingProxy(options: ProxyOptions): { server: http.Server; close(): Promise<void> } {
-  const { upstream, folder, maxRecordBytes, logger } = options;
+  const { upstream, folder, maxRecordBytes, upstreamTimeoutMs, via, logger } = options;
+  const shown = `${upstream.origin}${upstream.prefix}`;
   const target = new URL(upstream.origin);
   const client = target.protocol === 'https:' ? https : http;
   const agent = new client.Agent({ keepAlive: true });
@@ -81,6 +81,25 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
     const logged = { method, url: redactUrl(url) };
     const about = `${logged.method} ${logged.url}`;
 
+    /** Whether the client closed the connection before the answer ended. */
+    let clientGone = false;
+    /** Answers the recorder's own envelope (once), logs the request and one warning; nothing once the client left. */
+    let failed = false;
+    const fail = (reason: OwnAnswerReason, message: string, warning: string) => {
+      if (failed) return;
+      failed = true;
+      if (clientGone) return;
+      const status = sendOwnAnswer(res, reason, `mockrouter record: ${message}`, shown);
+      logger?.info({ ...logged, status: status ?? 'cut', ms: Date.now() - started }, 'request');
+      logger?.warn({ upstream_problem: reason }, `${about}: ${warning}`);
+    };
+
+    if (cameBack(req.headers.via, via)) {
+      req.resume();
+      fail('loop', `the request came back to this recorder: --upstream ${shown} forwards to it`, `the request came back to this recorder (--upstream ${shown} forwards to it); answered 508, not forwarded`);
+      return;
+    }
+
     const headers: string[] = [];
     const dropped = droppedNames(req.headers.connection);
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -89,21 +108,30 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
       if (lower === 'host' || dropped.has(lower)) continue;
       headers.push(name, req.rawHeaders[i + 1]!);
     }
-    headers.push('Host', target.host);
+    headers.push('Host', target.host, 'Via', `1.1 ${via}`);
 
-    const upstreamReq = client.request({
-      protocol: target.protocol,
-      hostname: target.hostname,
-      port: target.port,
-      method,
-      path: upstream.prefix + url,
-      headers,
-      agent,
-    });
+    let upstreamReq: http.ClientRequest;
+    try {
+      upstreamReq = client.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, method, path: upstream.prefix + url, headers, agent });
+    } catch (error) {
+      req.resume();
+      const code = (error as NodeJS.ErrnoException).code ?? 'an invalid request';
+      fail('unreachable', `the request could not be forwarded to ${shown} (${code})`, `the request could not be forwarded (${code}); answered 502, nothing recorded`);
+      return;
+    }
+
+    // The wait for the answer head starts again at each chunk of the request body (the client's pace, not the
+    // upstream's), and stops at the head.
+    const headTimer = setTimeout(() => {
+      clearTimeout(headTimer);
+      upstreamReq.destroy();
+      fail('timeout', `the upstream ${shown} sent no answer within ${upstreamTimeoutMs} ms`, `no answer head within ${upstreamTimeoutMs} ms (--upstream-timeout); answered 504, nothing recorded`);
+    }, upstreamTimeoutMs);
 
     let requestBody: Buffer[] | undefined = keepsRequestBody(operation) ? [] : undefined;
     let requestBytes = 0;
     req.on('data', (chunk: Buffer) => {
+      headTimer.refresh();
       if (requestBody === undefined) return;
       requestBytes += chunk.length;
       if (requestBytes > maxRecordBytes) requestBody = undefined;
@@ -112,41 +140,66 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
     req.pipe(upstreamReq);
 
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const code = error.code ?? error.message;
-      const answer = errorResponse(502, {
-        message: `mockrouter record: the upstream ${upstream.origin}${upstream.prefix} could not be reached (${code})`,
-        metadata: { error_type: 'provider_unavailable', upstream: `${upstream.origin}${upstream.prefix}` },
-      });
-      res.writeHead(answer.status, answer.headers as Record<string, string>);
-      res.end(answer.body as string);
-      logger?.info({ ...logged, status: 502, ms: Date.now() - started }, 'request');
-      logger?.warn({ upstream_error: code }, `${about}: the upstream could not be reached (${code}); answered 502, nothing recorded`);
+      clearTimeout(headTimer);
+      const code = error.code ?? 'an error';
+      // Node's parser names what it could not read: bytes that are no HTTP answer (HPE_INVALID_HEADER_TOKEN, ...).
+      if (code.startsWith('HPE_')) fail('invalid-answer', `the upstream ${shown} answered bytes that are no HTTP answer (${code})`, `the upstream answered bytes that are no HTTP answer (${code}); answered 502, nothing recorded`);
+      else fail('unreachable', `the upstream ${shown} could not be reached (${code})`, `the upstream could not be reached (${code}); answered 502, nothing recorded`);
+    });
+    // A 101 with `Upgrade`: Node hands over the socket, and no answer follows.
+    upstreamReq.on('upgrade', (_answer, socket) => {
+      clearTimeout(headTimer);
+      socket.destroy();
+      fail('invalid-answer', `the upstream ${shown} answered 101 Switching Protocols`, 'the upstream answered 101 Switching Protocols, no answer of the API; answered 502, nothing recorded');
+    });
+    // The connection closed with neither an answer nor an error.
+    let answered = false;
+    upstreamReq.on('close', () => {
+      clearTimeout(headTimer);
+      if (!answered) fail('unreachable', `the upstream ${shown} closed the connection without an answer`, 'the upstream closed the connection without an answer; answered 502, nothing recorded');
     });
 
-    let clientGone = false;
     res.on('close', () => {
       if (res.writableFinished) return;
       clientGone = true;
+      clearTimeout(headTimer);
       upstreamReq.destroy();
     });
 
     upstreamReq.on('response', (answer) => {
-      const status = answer.statusCode ?? 502;
-      const out: string[] = [];
-      const droppedOut = droppedNames(answer.headers.connection);
-      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-        const name = answer.rawHeaders[i]!;
-        if (!droppedOut.has(name.toLowerCase())) out.push(name, answer.rawHeaders[i + 1]!);
+      answered = true;
+      clearTimeout(headTimer);
+      if (failed) {
+        answer.destroy();
+        return;
       }
-      res.writeHead(status, answer.statusMessage, out);
+      const status = answer.statusCode ?? 0;
+      const head = forwardableHead(status, answer.statusMessage ?? '', answer.rawHeaders, headerText(answer.headers.connection) || undefined);
+      if ('problem' in head) {
+        answer.destroy();
+        fail('invalid-answer', `the upstream ${shown} answered a status line or header HTTP cannot pass on`, `the upstream answered ${head.problem}, which HTTP cannot pass on; answered 502, nothing recorded`);
+        return;
+      }
+      res.writeHead(head.status, head.statusMessage, head.headers);
 
-      let kept: Buffer[] | undefined = operation !== undefined && (status === 200 || status >= 400) ? [] : undefined;
+      // Records only the gateway's answers: not a recorder's own (come back through a loop, or of one upstream).
+      const recordable = operation !== undefined && (status === 200 || status >= 400) && !isOwnAnswer(answer.headers);
+      let kept: Buffer[] | undefined = recordable ? [] : undefined;
       let keptBytes = 0;
+      let stalled = false;
+      // No body bytes for upstreamTimeoutMs cuts the answer, unless the client is the one behind (its buffer full).
+      const bodyTimer = setTimeout(function onStall() {
+        if (res.writableNeedDrain) {
+          bodyTimer.refresh();
+          return;
+        }
+        stalled = true;
+        answer.destroy();
+        res.destroy();
+      }, upstreamTimeoutMs);
+      res.on('drain', () => bodyTimer.refresh());
       answer.on('data', (chunk: Buffer) => {
+        bodyTimer.refresh();
         if (kept === undefined) return;
         keptBytes += chunk.length;
         if (keptBytes > maxRecordBytes) {
@@ -159,11 +212,16 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
       answer.pipe(res);
 
       answer.on('close', () => {
+        clearTimeout(bodyTimer);
         const entry = { ...logged, status, ms: Date.now() - started };
         logger?.info(answer.complete ? entry : { ...entry, closed_early: true }, 'request');
         if (!answer.complete) {
-          logger?.warn({}, `${about}: answer cut short (${clientGone ? 'the client closed' : 'by the upstream'}); not recorded`);
+          const by = stalled ? `by the recorder: no body bytes for ${upstreamTimeoutMs} ms (--upstream-timeout)` : clientGone ? 'the client closed' : 'by the upstream';
+          logger?.warn({}, `${about}: answer cut short (${by}); not recorded`);
           return;
+        }
+        if (operation !== undefined && !recordable && isOwnAnswer(answer.headers)) {
+          logger?.info({}, `${about}: not recorded: the answer is a recorder's own, not the gateway's`);
         }
         if (kept === undefined) return;
         let body: Buffer;
@@ -188,8 +246,11 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
           },
           folder,
         ).then(
-          (written) => {
-            for (const line of written) logger?.info({ recorded: line }, `${about}: ${line}`);
+          (notes) => {
+            for (const note of notes) {
+              if (note.warn) logger?.warn({}, `${about}: ${note.text}`);
+              else logger?.info({ recorded: note.text }, `${about}: ${note.text}`);
+            }
           },
           (error: unknown) => logger?.warn({}, `${about}: recording failed: ${error instanceof Error ? error.message : String(error)}`),
         );
@@ -225,16 +286,9 @@ function decoded(body: Buffer, contentEncoding: string, maxBytes: number): Buffe
     if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { maxOutputLength: maxBytes });
     else if (coding === 'deflate') out = inflateSync(out, { maxOutputLength: maxBytes });
     else if (coding === 'br') out = brotliDecompressSync(out, { maxOutputLength: maxBytes });
-    else throw new Error(`unknown coding "${coding}"`);
+    else throw new Error('an unknown coding');
   }
   return out;
-}
-
-/** The hop-by-hop names plus those a `Connection` header lists. */
-function droppedNames(connection: string | undefined): Set<string> {
-  const names = new Set(HOP_BY_HOP);
-  for (const name of (connection ?? '').split(',')) if (name.trim() !== '') names.add(name.trim().toLowerCase());
-  return names;
 }
 
 function headerText(value: string | string[] | undefined): string {
@@ -242,17 +296,18 @@ function headerText(value: string | string[] | undefined): string {
 }
 
 /**
- * The credential values a request carries: each secret header's value (`src/core/http/redact.ts`), a bearer's
- * token alone too, and the values of secret query parameters. The recorder never writes an answer holding one.
+ * The credential values a request carries: each secret header's value (`src/core/http/redact.ts`; a bearer's
+ * token alone in place of `Bearer <token>`), and the values of secret query parameters. The recorder never writes
+ * a value holding one (`credential-forms.ts`).
  */
 function secretsOf(req: IncomingMessage, query: string): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || !isSecretHeader(name)) continue;
     for (const text of Array.isArray(value) ? value : [value]) {
-      secrets.push(text);
-      const bearer = /^bearer\s+(.+)$/i.exec(text.trim());
-      if (bearer?.[1]) secrets.push(bearer[1].trim());
+      const bearer = /^bearer\s+(.+)$/i.exec(text.trim())?.[1]?.trim();
+      // Any form of `Bearer <token>` holds the token's (base64 at one of its alignments): the token is enough.
+      secrets.push(bearer !== undefined && bearer.length >= MIN_CREDENTIAL_LENGTH ? bearer : text);
     }
   }
   for (const [name, value] of new URLSearchParams(query)) if (isSecretParam(name) && value !== '') secrets.push(value);

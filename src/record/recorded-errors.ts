@@ -5,11 +5,16 @@
  * {Retry-After}}}`. The same operation, model, status and message seen again adds one to its rule's `times`, so a
  * replay answers as the session did ("429 once, then the answer").
  *
+ * A rule is kept only when the scenario format takes it and the file stays within `FOLDER_LIMITS`
+ * (`src/core/config/folder-limits.ts`): bytes and depth, so that `--scenarios` loads what was written.
+ *
  * @module
  */
 import { stringify as yamlStringify } from 'yaml';
 import type { Operation } from '../core/http/routes.js';
-import { RECORDED_SCENARIO } from '../core/config/recording-schema.js';
+import { FOLDER_LIMITS } from '../core/config/folder-limits.js';
+import { RECORDED_SCENARIO, RECORDED_SCENARIO_FILE } from '../core/config/recording-schema.js';
+import { valueDepthOf } from '../core/config/json-depth.js';
 import { readConfigValue } from '../node/read-config-file.js';
 import { parseScenario, ScenarioError } from '../core/scenarios/parse.js';
 import type { Rule } from '../core/scenarios/schema.js';
@@ -26,6 +31,21 @@ export interface RecordedError {
   retryAfter?: string | undefined;
 }
 
+/** The file, as messages name it. */
+const FILE = `scenarios/${RECORDED_SCENARIO_FILE}`;
+
+/** What became of an error answer offered to {@link RecordedErrors.add}. */
+export type ErrorOutcome =
+  /** Kept: a new rule, or one more `times` of the rule of the same answer. */
+  | { name: string }
+  /** Not kept: the file would pass `maxBytes` (`full`), or the rule is not one the scenario format takes. */
+  | { problem: string; full: boolean };
+
+/** Bytes of `rule` in the file: its lines under `rules:` (an upper bound: `times` may grow a digit later). */
+function ruleBytes(rule: Rule): number {
+  return Buffer.byteLength(yamlStringify({ rules: [rule] }, { lineWidth: 0 })) - 'rules:\n'.length + 8;
+}
+
 /** The key that makes two error answers one rule. */
 function errorKey(operation: string, model: string | undefined, status: number, message: string | undefined): string {
   return JSON.stringify([operation, model ?? null, status, message ?? null]);
@@ -35,6 +55,9 @@ function errorKey(operation: string, model: string | undefined, status: number, 
 export class RecordedErrors {
   readonly #rules: Rule[] = [];
   readonly #byKey = new Map<string, Rule>();
+  /** Bytes of each rule in the file ({@link ruleBytes}), and their sum. */
+  readonly #bytes = new Map<Rule, number>();
+  #rulesBytes = 0;
   #description: string;
 
   /** @param upstream the upstream's origin and path (no credentials), named in the scenario's description. */
@@ -55,17 +78,39 @@ export class RecordedErrors {
     if (scenario.description !== undefined) this.#description = scenario.description;
     for (const rule of scenario.rules) {
       this.#rules.push(rule);
+      this.#measure(rule, ruleBytes(rule));
       if (rule.error !== undefined) this.#byKey.set(errorKey(rule.match?.operation ?? 'any', rule.match?.model, rule.error.status, rule.error.message), rule);
     }
   }
 
-  /** Keeps `error`: a new rule, or one more `times` of the rule of the same answer. @returns the rule's name. */
-  add(error: RecordedError): string {
+  /** How many rules there are. */
+  get size(): number {
+    return this.#rules.length;
+  }
+
+  /** Bytes of the file as {@link RecordedErrors.text} writes it (an upper bound). */
+  get bytes(): number {
+    return Buffer.byteLength(yamlStringify({ name: RECORDED_SCENARIO, description: this.#description }, { lineWidth: 0 })) + 'rules:\n'.length + this.#rulesBytes;
+  }
+
+  #measure(rule: Rule, bytes: number): void {
+    this.#rulesBytes += bytes - (this.#bytes.get(rule) ?? 0);
+    this.#bytes.set(rule, bytes);
+  }
+
+  /**
+   * Keeps `error` (a new rule, or one more `times` of the rule of the same answer) unless the file would then
+   * pass `maxBytes`, or nest deeper than `FOLDER_LIMITS.depth`, or the rule is not one the scenario format takes.
+   */
+  add(error: RecordedError, maxBytes: number): ErrorOutcome {
     const key = errorKey(error.operation, error.model, error.status, error.message);
     const known = this.#byKey.get(key);
     if (known !== undefined) {
+      const grown = ruleBytes({ ...known, times: (known.times ?? 1) + 1 });
+      if (this.bytes - (this.#bytes.get(known) ?? 0) + grown > maxBytes) return { problem: `${FILE} would pass ${maxBytes} bytes`, full: true };
       known.times = (known.times ?? 1) + 1;
-      return known.name ?? '';
+      this.#measure(known, grown);
+      return { name: known.name ?? '' };
     }
     const prefix = `${error.operation}-${error.status}-`;
     const name = `${prefix}${1 + this.#rules.filter((r) => r.name?.startsWith(prefix)).length}`;
@@ -80,9 +125,19 @@ export class RecordedErrors {
         ...(error.retryAfter === undefined ? {} : { headers: { 'Retry-After': error.retryAfter } }),
       },
     };
+    // The rule sits 2 deep in the file: in `rules`, in the document.
+    if (valueDepthOf(rule, FOLDER_LIMITS.depth - 2) > FOLDER_LIMITS.depth - 2) return { problem: `its metadata nests deeper than the ${FOLDER_LIMITS.depth} levels a file may`, full: false };
+    try {
+      parseScenario({ name: RECORDED_SCENARIO, rules: [rule] }, FILE);
+    } catch (error) {
+      return { problem: `not a rule the scenario format takes (${error instanceof Error ? error.message : String(error)})`, full: false };
+    }
+    const bytes = ruleBytes(rule);
+    if (this.bytes + bytes > maxBytes) return { problem: `${FILE} would pass ${maxBytes} bytes`, full: true };
     this.#rules.push(rule);
     this.#byKey.set(key, rule);
-    return name;
+    this.#measure(rule, bytes);
+    return { name };
   }
 
   /** The scenario file's text (YAML). */

@@ -13,17 +13,23 @@
  * - an error answer (status 400 to 599 with the envelope `{"error": {"code", "message", "metadata"?}}`) of any of
  *   these operations → a rule of `scenarios/recorded.yaml`.
  *
- * Nothing of the request but its path, its query's `id` and a speech body's key fields is kept; an answer whose
- * bytes contain a credential the request carried is not recorded at all.
+ * Nothing of the request but its path, its query's `id` and a speech body's key fields is kept. Every value about
+ * to be written (each model record, the endpoints kept, a generation record, a speech answer's key, `Content-Type`
+ * and bytes, an error's message, metadata, model and `Retry-After`), decoded as it will be written, is searched for
+ * the credentials the request carried in each of their forms (`holdsCredential` of `credential-forms.ts`): a hit
+ * drops that recording, with a warning that names neither the credential nor the value.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
 import { QUANTIZATIONS, type ProviderEntry } from '../core/config/fixture-schema.js';
+import { FOLDER_LIMITS } from '../core/config/folder-limits.js';
 import { isSpeechKey, speechKeyOf, type SpeechKeyFields } from '../core/config/recording-schema.js';
 import { splitVariant } from '../core/catalog/variants.js';
 import { matchRoute, type Operation } from '../core/http/routes.js';
-import type { RecordedFolder } from './recorded-folder.js';
+import { valueDepthOf } from '../core/config/json-depth.js';
+import { anyHoldsCredential } from './credential-forms.js';
+import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
 
 /** One exchange that went through the proxy, complete. */
 export interface Exchange {
@@ -63,82 +69,123 @@ export function audioFileName(key: string, contentType: string): string {
   return `${createHash('sha256').update(key).digest('hex')}.${ext}`;
 }
 
+/** One line for the log about an exchange: what was written, or why not; `warn` for what the recorder warns of. */
+export interface Note {
+  text: string;
+  warn: boolean;
+}
+
+const info = (text: string): Note => ({ text, warn: false });
+
+/** The note of a refusal of the folder's (`recorded-folder.ts`), about `what`. */
+function refusalNote(what: string, refused: Refused): Note {
+  return { text: `not recorded: ${what}: ${refused.refused}`, warn: refused.warn };
+}
+
+/** The note of a recording dropped for holding a credential: names neither the credential nor the value. */
+function credentialNote(what: string): Note {
+  return { text: `not recorded: ${what} holds a credential of the request (in some form)`, warn: true };
+}
+
+/** The note of an outcome other than a model's. */
+function outcomeNote(what: string, outcome: Outcome, written: string): Note {
+  if (outcome === 'recorded') return info(written);
+  return typeof outcome === 'string' ? info(`not recorded: ${what} ${outcome}`) : refusalNote(what, outcome);
+}
+
 /**
  * Records `exchange` into `folder`.
  *
- * @returns one line per thing written or skipped (`model openai/gpt-4o`, `audio <file> (<n> bytes)`,
+ * @returns one note per thing written or skipped (`model openai/gpt-4o`, `audio <file> (<n> bytes)`,
  *   `not recorded: ...`), for the log; empty when the exchange is none the recorder keeps.
  */
-export async function recordExchange(exchange: Exchange, folder: RecordedFolder): Promise<string[]> {
+export async function recordExchange(exchange: Exchange, folder: RecordedFolder): Promise<Note[]> {
   const operation = recordedOperation(exchange.method, exchange.path);
   if (operation === undefined) return [];
-  if (containsSecret(exchange.body, exchange.secrets)) return ['not recorded: the answer contains a credential of the request'];
   if (exchange.status >= 400) return recordError(operation, exchange, folder);
   if (exchange.status !== 200) return [];
+  const leaks = (value: unknown) => anyHoldsCredential(value, exchange.secrets);
   switch (operation) {
     case 'model':
     case 'models': {
       const data = jsonOf(exchange.body)?.data;
       const records = operation === 'model' ? [data] : Array.isArray(data) ? data : undefined;
-      if (records === undefined || data === undefined) return ['not recorded: expected {"data": ...} JSON'];
-      const outcomes = await folder.addModels(records);
-      const lines = summarize(records, outcomes);
+      if (records === undefined || data === undefined) return [info('not recorded: expected {"data": ...} JSON')];
+      const leaking = records.map(leaks);
+      const kept = await folder.addModels(records.filter((_, i) => !leaking[i]));
+      let k = 0;
+      const outcomes = leaking.map((leak): ModelOutcome => (leak ? LEAK : kept[k++]!));
+      const notes = summarize(records, outcomes);
       // A plain alias (`anthropic/claude-3-5-sonnet`) answers its target's record under the target's id.
       const asked = operation === 'model' ? modelOfPath(exchange.path) : undefined;
       const answered = (data as { id?: unknown; alias_target?: unknown } | null)?.id;
       if (asked !== undefined && outcomes[0] === 'recorded' && typeof answered === 'string' && asked !== answered && splitVariant(asked)?.variant === null) {
-        await folder.addAlias(asked, answered);
-        lines.push(`alias ${asked} → ${answered}`);
+        if (leaks(asked)) notes.push(credentialNote('the alias asked for'));
+        else {
+          const outcome = await folder.addAlias(asked, answered);
+          if (outcome !== undefined) notes.push(outcomeNote(`alias ${asked}`, outcome, `alias ${asked} → ${answered}`));
+        }
       }
-      return lines;
+      return notes;
     }
     case 'endpoints': {
       const data = jsonOf(exchange.body)?.data as { id?: unknown; endpoints?: unknown } | undefined;
       const id = typeof data?.id === 'string' ? data.id : modelOfPath(exchange.path);
-      if (id === undefined || !Array.isArray(data?.endpoints)) return ['not recorded: expected {"data": {"id", "endpoints": [...]}}'];
+      if (id === undefined || !Array.isArray(data?.endpoints)) return [info('not recorded: expected {"data": {"id", "endpoints": [...]}}')];
       const entries = data.endpoints.map(providerEntryOf).filter((e): e is ProviderEntry => e !== undefined);
-      if (entries.length === 0) return ['not recorded: no endpoint with provider_name and tag'];
-      await folder.addProviders(id, entries);
-      return [`providers of ${id} (${entries.length})${folder.knowsModel(id) ? '' : ', written once its model record is'}`];
+      if (entries.length === 0) return [info('not recorded: no endpoint with provider_name and tag')];
+      if (leaks([id, entries])) return [credentialNote('the endpoints answer')];
+      const outcome = await folder.addProviders(id, entries);
+      return [outcomeNote(`providers of ${id}`, outcome, `providers of ${id} (${entries.length})${folder.knowsModel(id) ? '' : ', written once its model record is'}`)];
     }
     case 'generation': {
       const data = jsonOf(exchange.body)?.data as { id?: unknown } | undefined;
-      if (data === undefined) return ['not recorded: expected {"data": ...} JSON'];
+      if (data === undefined) return [info('not recorded: expected {"data": ...} JSON')];
+      if (leaks(data)) return [credentialNote('the generation record')];
       const outcome = await folder.addGeneration(data);
-      return [outcome === 'recorded' ? `generation ${String(data.id)}` : `not recorded: generation ${outcome}`];
+      return [outcomeNote('generation', outcome, `generation ${String(data.id)}`)];
     }
     case 'speech': {
       const body = exchange.requestBody === undefined ? undefined : jsonOf(exchange.requestBody);
-      if (!isSpeechBody(body)) return ['not recorded: the request body is not a speech request'];
+      if (!isSpeechBody(body)) return [info('not recorded: the request body is not a speech request')];
+      if (valueDepthOf(body, FOLDER_LIMITS.depth) > FOLDER_LIMITS.depth) return [{ text: `not recorded: the request body nests deeper than the ${FOLDER_LIMITS.depth} levels a file may hold`, warn: true }];
       const key = speechKeyOf(body);
       // A body the simulator would not take as it came (`"speed": "1.2"`, a number past a double) makes a key that
       // `--fixtures` refuses, failing the whole folder: such an answer is forwarded, not recorded.
-      if (!isSpeechKey(key)) return ['not recorded: the request body is not one the simulator reads as it came (speed, response_format or provider.options)'];
+      if (!isSpeechKey(key)) return [info('not recorded: the request body is not one the simulator reads as it came (speed, response_format or provider.options)')];
+      const contentType = exchange.contentType || 'application/octet-stream';
+      // The bytes are written as they came: searched as Latin-1 text, one character a byte.
+      if (leaks([key, contentType, exchange.body.toString('latin1')])) return [credentialNote('the speech answer')];
       const file = audioFileName(key, exchange.contentType);
-      await folder.addAudio({ key, file, content_type: exchange.contentType || 'application/octet-stream', bytes: exchange.body.length }, exchange.body);
-      return [`audio ${file} (${exchange.body.length} bytes, ${body.model})`];
+      const outcome = await folder.addAudio({ key, file, content_type: contentType, bytes: exchange.body.length }, exchange.body);
+      return [outcomeNote('the speech answer', outcome, `audio ${file} (${exchange.body.length} bytes, ${body.model})`)];
     }
     default:
       return [];
   }
 }
 
-async function recordError(operation: Operation, exchange: Exchange, folder: RecordedFolder): Promise<string[]> {
+/** The outcome of a model record dropped for holding a credential. */
+const LEAK: Refused = { refused: 'holds a credential of the request (in some form)', warn: true };
+
+async function recordError(operation: Operation, exchange: Exchange, folder: RecordedFolder): Promise<Note[]> {
   const error = (jsonOf(exchange.body) as { error?: { message?: unknown; metadata?: unknown } } | undefined)?.error;
   if (error === undefined || typeof error !== 'object' || error === null || typeof error.message !== 'string') {
-    return ['not recorded: the error answer is not the gateway\'s envelope'];
+    return [info('not recorded: the error answer is not the gateway\'s envelope')];
   }
   if (exchange.status > 599) return [];
   const metadata = error.metadata === null || (typeof error.metadata === 'object' && !Array.isArray(error.metadata)) ? (error.metadata as Record<string, unknown> | null) : undefined;
-  const name = await folder.addError({
+  const recorded = {
     operation,
     model: modelOf(operation, exchange),
     status: exchange.status,
     message: error.message,
     metadata,
     retryAfter: exchange.retryAfter,
-  });
-  return [`scenario rule ${name}`];
+  };
+  if (anyHoldsCredential(recorded, exchange.secrets)) return [credentialNote(`the error answer (${exchange.status})`)];
+  const outcome = await folder.addError(recorded);
+  return 'rule' in outcome ? [info(`scenario rule ${outcome.rule}`)] : [refusalNote(`the error answer (${exchange.status})`, outcome)];
 }
 
 /** The model a request names: a speech body's `model`, or the `author/slug` of a lookup or endpoints path. */
@@ -191,17 +238,18 @@ function jsonOf(bytes: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-function containsSecret(body: Buffer, secrets: readonly string[]): boolean {
-  return secrets.some((secret) => secret.length >= 8 && body.includes(secret));
-}
-
-function summarize(records: readonly unknown[], outcomes: readonly string[]): string[] {
+/**
+ * The notes of a lookup's or list's model records: `model <id>` for a lookup's, `models: <k> of <n> kept` for a
+ * list's, and one for each record not kept (a record dropped for a credential named by its place, `#<i>`, only).
+ */
+function summarize(records: readonly unknown[], outcomes: readonly ModelOutcome[]): Note[] {
   const kept = outcomes.filter((o) => o === 'recorded' || o === 'alias').length;
-  const lines = records.length === 1 ? [] : [`models: ${kept} of ${records.length} kept`];
+  const notes = records.length === 1 ? [] : [info(`models: ${kept} of ${records.length} kept`)];
   records.forEach((record, i) => {
-    const id = String((record as { id?: unknown } | null)?.id ?? `#${i}`);
     const outcome = outcomes[i]!;
-    if (records.length === 1 || outcome !== 'recorded') lines.push(outcome === 'recorded' ? `model ${id}` : `model ${id}: ${outcome}`);
+    const id = outcome === LEAK ? `#${i}` : String((record as { id?: unknown } | null)?.id ?? `#${i}`).slice(0, 200);
+    if (typeof outcome !== 'string') notes.push(refusalNote(`model ${id}`, outcome));
+    else if (records.length === 1 || outcome !== 'recorded') notes.push(info(outcome === 'recorded' ? `model ${id}` : `model ${id}: ${outcome}`));
   });
-  return lines;
+  return notes;
 }

@@ -27,13 +27,14 @@ export interface SpeechEvidence {
  * entry's is not among the recorded endpoints.
  */
 export function speechEntriesOf(models: readonly ModelRecord[], evidence: SpeechEvidence): Record<string, SpeechModelInfo> {
-  const speech: Record<string, SpeechModelInfo> = {};
+  // No prototype: a model id such as `__proto__` is a key like any other.
+  const speech = Object.create(null) as Record<string, SpeechModelInfo>;
   const packaged = loadFixtures().speech;
   for (const record of models) {
     if (!record.architecture.output_modalities.includes('speech')) continue;
-    const known = evidence.own.get(record.id) ?? packaged[record.id];
+    const known = evidence.own.get(record.id) ?? (Object.hasOwn(packaged, record.id) ? packaged[record.id] : undefined);
     const base = known ?? speechInfoOf(record);
-    const recorded = evidence.providers[record.id];
+    const recorded = Object.hasOwn(evidence.providers, record.id) ? evidence.providers[record.id] : undefined;
     const provider = recorded === undefined || recorded.some((p) => p.provider_name === base.provider_name) ? base.provider_name : recorded[0]!.provider_name;
     const formats = evidence.formats.get(record.id);
     const fromCalls = (['mp3', 'pcm'] as const).filter((f) => formats?.has(f));
