@@ -10,6 +10,9 @@
  *
  * @module
  */
+import type * as z from 'zod';
+import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../core/config/speech-model-schema.js';
+import { formatPath } from '../core/config/zod-issues.js';
 import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
 import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape } from './shape.js';
@@ -110,6 +113,25 @@ class Comparison {
     }
   }
 
+  /**
+   * Checks a 200 answer of each side against `schema` (written from the gateway's docs pages): each side's first
+   * issue is a `schema` difference at its JSON path, the other side's verdict beside it.
+   */
+  checkSchema(probe: ProbeName, request: string, schema: z.ZodType, upstream: Answer, mockrouter: Answer): void {
+    const verdict = (answer: Answer) => {
+      if (answer.status !== 200 || answer.json === undefined) return undefined;
+      const result = schema.safeParse(answer.json);
+      return result.success ? undefined : result.error.issues[0];
+    };
+    const u = verdict(upstream);
+    const m = verdict(mockrouter);
+    for (const issue of [u, m]) {
+      if (!issue) continue;
+      const says = (other: typeof u) => (other ? `refused: ${other.message}` : 'as documented');
+      this.differences.push({ probe, request, path: formatPath(issue.path), kind: 'schema', upstream: says(u), mockrouter: says(m) });
+    }
+  }
+
   /** Adds a request that was not compared, with why. */
   skip(probe: ProbeName, request: string, upstream: number | null, mockrouter: number | null, note: string): void {
     this.probes.push({ probe, request, upstream, mockrouter, compared: false, note });
@@ -184,8 +206,12 @@ async function sendProbes(upstreamFor: (probe: ProbeName, described?: string) =>
     voices.set(id, { both: mockrouterVoices.filter((voice) => upstreamVoices.has(voice)), mockrouter: mockrouterVoices });
   }
   for (const id of common) await ask('endpoints', { method: 'GET', path: `/models${modelPath(id)}/endpoints`, query: '' });
-  await ask('speech-models', { method: 'GET', path: '/audio/speech/models', query: '' });
-  for (const id of common) await ask('speech-model', { method: 'GET', path: `/audio/speech/models${modelPath(id)}`, query: '' });
+  const speechModels: ProbeRequest = { method: 'GET', path: '/audio/speech/models', query: '' };
+  comparison.checkSchema('speech-models', describe(speechModels), SpeechModelsListResponseSchema, ...(await ask('speech-models', speechModels)));
+  for (const id of common) {
+    const request: ProbeRequest = { method: 'GET', path: `/audio/speech/models${modelPath(id)}`, query: '' };
+    comparison.checkSchema('speech-model', describe(request), SpeechModelAnswerSchema, ...(await ask('speech-model', request)));
+  }
   await ask('key', { method: 'GET', path: '/key', query: '' });
 
   const creditsRequest: ProbeRequest = { method: 'GET', path: '/credits', query: '' };

@@ -43,14 +43,15 @@ export interface ProbeError {
 /**
  * One difference. `path` is the JSON path in the body (`data.endpoints[].pricing.prompt`; `''` for the whole
  * body), `status` for the HTTP status, or `header <Name>`. `kind` is a {@link ShapeDifference}'s, or `status`,
- * `header` or `body` (one side's body is no JSON). `upstream` and `mockrouter` say what each side has.
+ * `header`, `body` (one side's body is no JSON) or `schema` (an answer the schema written from the gateway's docs
+ * refuses: `src/core/config/speech-model-schema.ts`). `upstream` and `mockrouter` say what each side has.
  */
 export interface Difference {
   readonly probe: ProbeName;
   /** For `status`, `header` and `body`: the request it was seen on. */
   readonly request?: string;
   readonly path: string;
-  readonly kind: ShapeDifference['kind'] | 'status' | 'header' | 'body';
+  readonly kind: ShapeDifference['kind'] | 'status' | 'header' | 'body' | 'schema';
   readonly upstream: string;
   readonly mockrouter: string;
 }
