@@ -8,7 +8,9 @@
  * bytes of each file, counts, audio bytes) before they are kept, so a record that would make the folder unloadable
  * is refused alone, and once a file is full its kind is no longer recorded (warned of once). Providers and aliases
  * of a model not (yet) recorded are held in memory and written once the model is; each speech model gets a
- * `speech` entry. `models.json` is written before any other file, and an audio file before the index entry naming
+ * `speech` entry, and what a recorded speech model discovery answer says it takes (voices, formats, speed,
+ * `instructions`, inputs) is held in memory too and replaces, on writing, its record's `supported_voices` and its
+ * entry's facts. `models.json` is written before any other file, and an audio file before the index entry naming
  * it.
  *
  * The folder is held with a lock file (`folder-lock.ts`); when the folder is deleted while recording (its lock file
@@ -47,7 +49,8 @@ import { readConfigValue } from '../node/read-config-file.js';
 import { MeasuredEntries, prettyBytesAt } from './file-budget.js';
 import { acquireFolderLock, type FolderLock } from './folder-lock.js';
 import { FolderWriter, removeLeftovers } from './folder-writer.js';
-import { speechEntriesOf } from './speech-entries.js';
+import { discoveryOf, speechEntriesOf, withDiscoveredVoices, type SpeechDiscovery } from './speech-entries.js';
+import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { RecordedErrors, type RecordedError } from './recorded-errors.js';
 
 export type { RecordedError } from './recorded-errors.js';
@@ -130,6 +133,8 @@ export class RecordedFolder {
   private readonly speech = new Map<string, SpeechModelInfo>();
   private readonly providers = new MeasuredEntries<string, ProviderEntry[]>();
   private readonly speechFormats = new Map<string, Set<'mp3' | 'pcm'>>();
+  /** What the speech model discovery answers recorded say, by model id (measured: a voice list may be long). */
+  private readonly discovery = new MeasuredEntries<string, SpeechDiscovery>();
   private readonly generations = new MeasuredEntries<string, GenerationRecord>();
   private readonly audio = new MeasuredEntries<string, AudioRecording>();
   /** Keys of speech answers whose file is being written: not in the index until it is. */
@@ -254,7 +259,8 @@ export class RecordedFolder {
     if (!parsed.success) return `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trimEnd() as ModelOutcome;
     const record = parsed.data;
     const speaks = record.architecture.output_modalities.includes('speech');
-    if (speaks && (record.supported_voices === null || record.supported_voices.length === 0)) return 'invalid: a speech model without supported_voices';
+    // `null`: any voice id (`{type: "unknown"}` of the discovery reads); an empty list is refused by `--fixtures`.
+    if (speaks && record.supported_voices !== null && record.supported_voices.length === 0) return 'invalid: a speech model without supported_voices';
     if (record.alias_target !== undefined) {
       const alias: Alias = { alias: record.id, target: record.alias_target.slug, alias_target: true };
       return this.keepAlias(alias) ?? 'alias';
@@ -327,6 +333,41 @@ export class RecordedFolder {
     this.speechBytesNow = undefined;
     await this.writeModels();
     return 'recorded';
+  }
+
+  /**
+   * Keeps what speech model discovery answers (`GET /audio/speech/models`, `.../{author}/{slug}`) say each model
+   * takes ({@link discoveryOf}), replacing what an earlier answer said of it; held in memory (counted in the bytes
+   * of `models.json`) and applied, on writing, to the model's record (`supported_voices`) and `speech` entry once
+   * its record is recorded. Writes `models.json` when a model it names is known.
+   *
+   * @returns the outcome of each answer, in order.
+   */
+  async addSpeechModels(answers: readonly SpeechModelResponse[]): Promise<Outcome[]> {
+    await this.checkFolder();
+    let known = false;
+    const outcomes = answers.map((answer): Outcome => {
+      const stopped = this.refusalOfStopped('models');
+      if (stopped !== undefined) return stopped;
+      const id = splitVariant(answer.id)?.name ?? answer.id;
+      const discovery = discoveryOf(answer);
+      const bytes = measured(discovery.voices, 2, 'supported_voices');
+      if (bytes === undefined) return NOT_JSON;
+      if (!this.discovery.has(id) && this.discovery.size >= FOLDER_LIMITS.models) return this.stop('models', `more than ${FOLDER_LIMITS.models} speech models were listed`);
+      const before = this.discovery.get(id);
+      this.discovery.set(id, discovery, bytes);
+      this.speechBytesNow = undefined;
+      if (this.modelsBytes({}) > FILE_BYTES) {
+        if (before === undefined) this.discovery.delete(id);
+        else this.discovery.set(id, before, measured(before.voices, 2, 'supported_voices') ?? 0);
+        this.speechBytesNow = undefined;
+        return this.stop('models', `models.json would pass ${FILE_BYTES} bytes`);
+      }
+      known ||= this.models.has(id);
+      return 'recorded';
+    });
+    if (known) await this.writeModels();
+    return outcomes;
   }
 
   /** Whether `modelId`'s providers will be in `models.json` now (its record is known). */
@@ -460,7 +501,8 @@ export class RecordedFolder {
    * speech model to count.
    */
   private modelsBytes(change: { models?: number; aliases?: number; providers?: number; speaking?: ModelRecord | undefined }): number {
-    return (change.models ?? this.models.total) + (change.aliases ?? this.aliases.total) + (change.providers ?? this.providers.total) + this.speechBytes(change.speaking);
+    // The discovered voices replace records' own: counted in addition, an upper bound.
+    return (change.models ?? this.models.total) + (change.aliases ?? this.aliases.total) + (change.providers ?? this.providers.total) + this.discovery.total + this.speechBytes(change.speaking);
   }
 
   /** The bytes of the `speech` entries, with `speaking` (a speech model's record) among them when given. */
@@ -469,7 +511,8 @@ export class RecordedFolder {
     const ids = [...this.speechModels].filter((id) => id !== speaking?.id);
     const records = ids.map((id) => this.models.get(id)!.record);
     if (speaking !== undefined) records.push(speaking);
-    const bytes = prettyBytesAt(speechEntriesOf(records, { own: this.speech, providers: this.knownProviders(records.map((r) => r.id)), formats: this.speechFormats }), 1, 'speech');
+    const evidence = { own: this.speech, providers: this.knownProviders(records.map((r) => r.id)), formats: this.speechFormats, discovery: this.discovery };
+    const bytes = prettyBytesAt(speechEntriesOf(records, evidence), 1, 'speech');
     if (speaking === undefined) this.speechBytesNow = bytes;
     return bytes;
   }
@@ -561,13 +604,14 @@ export class RecordedFolder {
 
   /**
    * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
-   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`).
+   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`); a speech model whose discovery answer
+   * was recorded with its voices as that answer lists them.
    */
   modelsFile(): ModelsFile {
-    const models = [...this.models.values()].map((m) => m.record);
+    const models = [...this.models.values()].map((m) => withDiscoveredVoices(m.record, this.discovery.get(m.record.id)));
     const ids = new Set(models.map((m) => m.id));
     const providers = this.knownProviders(ids);
-    const speech = speechEntriesOf(models, { own: this.speech, providers, formats: this.speechFormats });
+    const speech = speechEntriesOf(models, { own: this.speech, providers, formats: this.speechFormats, discovery: this.discovery });
     const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
     return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };
   }

@@ -8,6 +8,10 @@
  * - 200 of `listEndpoints` (`GET /api/v1/models/{author}/{slug}/endpoints`) → `providers[<model id>]` of
  *   `models.json`, one entry per endpoint;
  * - 200 of `getGeneration` (`GET /api/v1/generation?id=`) → its `data`, in `generations.json`;
+ * - 200 of `listSpeechModels` (`GET /api/v1/audio/speech/models`) → each of `data`, of `getSpeechModel`
+ *   (`GET /api/v1/audio/speech/models/{author}/{slug}`) → its `data`, each checked against
+ *   `SpeechModelResponseSchema`: what it says the model takes becomes the `supported_voices` of its model record
+ *   and the facts of its `speech` entry in `models.json` (once its record is recorded; `speech-entries.ts`);
  * - 200 of `createAudioSpeech` (`POST /api/v1/audio/speech`, JSON body) → the bytes under `audio/`, indexed by
  *   `speechKeyOf(body)`;
  * - an error answer (status 400 to 599 with the envelope `{"error": {"code", "message", "metadata"?}}`) of any of
@@ -28,6 +32,8 @@ import { isSpeechKey, speechKeyOf, type SpeechKeyFields } from '../core/config/r
 import { splitVariant } from '../core/catalog/variants.js';
 import { matchRoute, type Operation } from '../core/http/routes.js';
 import { valueDepthOf } from '../core/config/json-depth.js';
+import { SpeechModelResponseSchema } from '../core/config/speech-model-schema.js';
+import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { anyHoldsCredential } from './credential-forms.js';
 import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
 
@@ -159,6 +165,29 @@ export async function recordExchange(exchange: Exchange, folder: RecordedFolder)
       const file = audioFileName(key, exchange.contentType);
       const outcome = await folder.addAudio({ key, file, content_type: contentType, bytes: exchange.body.length }, exchange.body);
       return [outcomeNote('the speech answer', outcome, `audio ${file} (${exchange.body.length} bytes, ${body.model})`)];
+    }
+    case 'speech-models':
+    case 'speech-model': {
+      const data = jsonOf(exchange.body)?.data;
+      const answers = operation === 'speech-model' ? [data] : Array.isArray(data) ? data : undefined;
+      if (answers === undefined || data === undefined) return [info('not recorded: expected {"data": ...} JSON')];
+      const notes: Note[] = [];
+      const kept: SpeechModelResponse[] = [];
+      answers.forEach((answer, i) => {
+        const parsed = SpeechModelResponseSchema.safeParse(answer);
+        const issue = parsed.error?.issues[0];
+        if (!parsed.success) notes.push(info(`not recorded: speech model #${i}: invalid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trimEnd()));
+        else if (leaks(parsed.data)) notes.push(credentialNote(`speech model #${i}`));
+        else kept.push(parsed.data as SpeechModelResponse);
+      });
+      const outcomes = await folder.addSpeechModels(kept);
+      kept.forEach((answer, i) => {
+        const id = answer.id.slice(0, 200);
+        const later = folder.knowsModel(answer.id) ? '' : ', written once its model record is';
+        notes.push(outcomeNote(`speech model ${id}`, outcomes[i]!, `speech model ${id}${later}`));
+      });
+      if (answers.length > 1) notes.unshift(info(`speech models: ${outcomes.filter((o) => o === 'recorded').length} of ${answers.length} kept`));
+      return notes;
     }
     default:
       return [];
