@@ -3,9 +3,12 @@
  * recordings (`audio/index.json`, `src/node/recorded-audio.ts`), Node.js only; validation is `parseFixtures` of
  * `src/core/config/validate-fixtures.ts`. The folder format is `src/core/config/recording-schema.ts`.
  *
+ * The folder is a boundary (`src/node/read-user-file.ts`): each file is read only if, links resolved, it is a
+ * regular file inside the folder, within `FOLDER_LIMITS` (`src/core/config/folder-limits.ts`).
+ *
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FixtureError, fixturesOf, parseFixtures } from '../core/config/validate-fixtures.js';
 import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
@@ -26,7 +29,9 @@ let defaultFixtures: Fixtures | undefined;
  *   per process and the same object is returned on every later call (treat it as read-only).
  * @returns The validated fixtures (records keep unknown keys).
  * @throws {FixtureError} when `dir` is not a folder, when `models.json` is missing, when a file is unreadable, is
- *   not a regular file or is larger than 10 MiB (`src/node/read-user-file.ts`), is not JSON, violates its schema,
+ *   not a regular file, leads out of `dir` through a link or is larger than 10 MiB (`src/node/read-user-file.ts`),
+ *   is not JSON or nests deeper than 64 levels (`src/node/read-config-file.ts`), holds more records than
+ *   `FOLDER_LIMITS` allows, violates its schema,
  *   or refers to something that does not exist (an alias target, a speech entry, an audio file), or when a
  *   recording's file has another length than its entry says or the recordings pass 256 MiB
  *   (`src/node/recorded-audio.ts`) — see {@link FixtureError} for the message.
@@ -39,17 +44,20 @@ export function loadFixtures(dir?: string): Fixtures {
   checkUserFolder(dir, FixtureError, 'a folder holding models.json and generations.json');
   const modelsPath = join(dir, 'models.json');
   const generationsPath = join(dir, 'generations.json');
-  const models = readConfigValue(modelsPath, FixtureError);
-  const generations = isAbsent(generationsPath) ? undefined : readConfigValue(generationsPath, FixtureError);
+  const models = readConfigValue(modelsPath, FixtureError, { within: dir });
+  const generations = isAbsent(generationsPath) ? undefined : readConfigValue(generationsPath, FixtureError, { within: dir });
   const fixtures = parseFixtures(models, generations, modelsPath, generationsPath, loadFixtures().speech);
   const recordings = loadRecordings(dir);
   return recordings ? { ...fixtures, recordings } : fixtures;
 }
 
-/** Whether nothing is at `file` (anything else, even an unreadable path, is read so that its problem is named). */
+/**
+ * Whether nothing is at `file` (anything else, even an unreadable path or a link to nothing, is read so that its
+ * problem is named).
+ */
 function isAbsent(file: string): boolean {
   try {
-    statSync(file);
+    lstatSync(file);
     return false;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT';

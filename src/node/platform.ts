@@ -31,7 +31,7 @@ export const nodePlatform: Platform = {
   files: {
     fixtures: (dir) => loadFixtures(dir),
     keys: (file) => loadKeys(file),
-    scenarioFile: loadScenarioFile,
+    scenarioFile: (file) => loadScenarioFile(file),
     scenarioDir: loadScenarioDir,
   },
 };

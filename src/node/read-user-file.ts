@@ -5,6 +5,12 @@
  * most {@link MAX_USER_FILE_BYTES} bytes are read, and reading stops with an error once
  * {@link USER_FILE_READ_TIME_LIMIT_MS} has passed. A simulator choice, stated in docs/options.md ("Command line").
  *
+ * A folder is a boundary: a file read as part of a folder (`--fixtures`, `--scenarios`; `UserFileLimits.within`)
+ * is read only when, with every link on its path resolved, it lies inside the folder (its real path is under the
+ * folder's real path). A file whose path leads out through a link (the file itself, or a folder on the way such as
+ * `audio/`) is refused without its target being opened; a file inside is opened by its real path, a link in its
+ * last part not followed.
+ *
  * Reads are synchronous (`createGateway` is), so the time limit is checked between chunks, not enforced by a
  * timer: the file is checked with `stat` before it is opened and again with `fstat` on the open descriptor (opened
  * `O_NONBLOCK`, so even a FIFO swapped in between cannot block the open), and a read of a regular file on a local
@@ -13,11 +19,16 @@
  *
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+import { FOLDER_LIMITS } from '../core/config/folder-limits.js';
 import { ConfigFileError, type ConfigErrorClass } from '../core/config/validate-config.js';
 
-/** The largest file read, in bytes: 10 MiB. A larger file is refused, whatever its `stat` size says. */
-export const MAX_USER_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * The largest file read, in bytes: `FOLDER_LIMITS.fileBytes`, 10 MiB. A larger file is refused, whatever its `stat`
+ * size says.
+ */
+export const MAX_USER_FILE_BYTES = FOLDER_LIMITS.fileBytes;
 
 /** How long reading one file may take, in ms; past it the read stops with an error. */
 export const USER_FILE_READ_TIME_LIMIT_MS = 5_000;
@@ -30,6 +41,9 @@ const CHUNK_BYTES = 64 * 1024;
  * controlling terminal. `O_NONBLOCK` and `O_NOCTTY` are absent on Windows, where they are not needed.
  */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** {@link OPEN_FLAGS}, and a link in the last part of the path refused: how a file resolved inside its folder is opened. */
+export const OPEN_RESOLVED_FLAGS = OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * What a path is, as an indefinite noun phrase for messages: `a regular file`, `a folder`, `a FIFO` (named pipe),
@@ -69,6 +83,30 @@ export interface UserFileLimits {
   maxBytes?: number;
   /** The most ms reading may take, checked after each chunk. Default {@link USER_FILE_READ_TIME_LIMIT_MS}. */
   timeLimitMs?: number;
+  /**
+   * The folder the file is part of (`--fixtures`, `--scenarios`): the file is read only if its real path (links
+   * resolved) is inside the folder's real path. Default: none (a file an option names itself may be a link anywhere).
+   */
+  within?: string;
+}
+
+/**
+ * Where `path` leads, every link on it resolved: `{ real }` when that lies inside the real path of `folder`, else
+ * `{ outside }` (the real path it leads to, which is not opened).
+ *
+ * @throws the system error of resolving `folder` or `path` (`ENOENT` for a missing file or a link to nothing).
+ */
+export function realPathInside(path: string, folder: string): { real: string } | { outside: string } {
+  const root = realpathSync(folder);
+  const real = realpathSync(path);
+  const inside = relative(root, real);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return { outside: real };
+  return { real };
+}
+
+/** The problem of a file of `folder` that leads to `real`, outside it; `expected` is what should be there (`a file`). */
+export function outsideProblem(real: string, folder: string, expected = 'a file'): string {
+  return `resolves (through a link) to ${real}, outside the folder ${folder}; expected ${expected} inside it`;
 }
 
 /**
@@ -78,18 +116,30 @@ export interface UserFileLimits {
  * @param ErrorClass - the error class of the option (`KeysError`, `ScenarioError`, `FixtureError`).
  * @returns the file's text, at most `limits.maxBytes` (10 MiB) bytes of it.
  * @throws {ConfigFileError} (of class `ErrorClass`, naming `file`, location `''`) when the file is missing or
- *   unreadable, is not a regular file (`not a regular file (a FIFO); expected a JSON or YAML file`), is larger than
- *   `limits.maxBytes` by `fstat` or by what it holds (`too large: 11534336 bytes; expected at most 10 MiB
+ *   unreadable, lies outside `limits.within` once its links are resolved (`resolves (through a link) to /etc/passwd,
+ *   outside the folder fixtures; expected a file inside it`), is not a regular file (`not a regular file (a FIFO);
+ *   expected a JSON or YAML file`), is larger than `limits.maxBytes` by `fstat` or by what it holds (`too large: 11534336 bytes; expected at most 10 MiB
  *   (10485760 bytes)`), or takes `limits.timeLimitMs` (5 s) or longer to read.
  */
 export function readUserFile(file: string, ErrorClass: ConfigErrorClass, limits: UserFileLimits = {}): string {
-  const { expected = 'a JSON or YAML file', maxBytes = MAX_USER_FILE_BYTES, timeLimitMs = USER_FILE_READ_TIME_LIMIT_MS } = limits;
+  const { expected = 'a JSON or YAML file', maxBytes = MAX_USER_FILE_BYTES, timeLimitMs = USER_FILE_READ_TIME_LIMIT_MS, within } = limits;
   const deadline = performance.now() + timeLimitMs;
+  let path = file;
+  if (within !== undefined) {
+    let inside: ReturnType<typeof realPathInside>;
+    try {
+      inside = realPathInside(file, within);
+    } catch (err) {
+      throw new ErrorClass(file, '', accessProblem(err, 'file'));
+    }
+    if ('outside' in inside) throw new ErrorClass(file, '', outsideProblem(inside.outside, within));
+    path = inside.real;
+  }
   // stat first: a FIFO or a device is refused without being opened at all.
-  checkRegular(file, statOrThrow(file, ErrorClass), ErrorClass, expected);
+  checkRegular(file, statOrThrow(path, file, ErrorClass), ErrorClass, expected);
   let fd: number;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    fd = openSync(path, within === undefined ? OPEN_FLAGS : OPEN_RESOLVED_FLAGS);
   } catch (err) {
     throw new ErrorClass(file, '', accessProblem(err, 'file'));
   }
@@ -126,10 +176,10 @@ export function checkUserFolder(dir: string, ErrorClass: ConfigErrorClass, expec
   if (!stats.isDirectory()) throw new ErrorClass(dir, '', `not a folder (${fileKind(stats)}); expected ${expected}`);
 }
 
-/** `stat` of `file`, or its error as `ErrorClass`. */
-function statOrThrow(file: string, ErrorClass: ConfigErrorClass): Stats {
+/** `stat` of `path`, or its error as `ErrorClass` naming `file`. */
+function statOrThrow(path: string, file: string, ErrorClass: ConfigErrorClass): Stats {
   try {
-    return statSync(file);
+    return statSync(path);
   } catch (err) {
     throw new ErrorClass(file, '', accessProblem(err, 'file'));
   }

@@ -1,23 +1,29 @@
 /**
  * Reading the speech recordings of a recorded folder (`audio/index.json` and the files it names; the format is
  * `src/core/config/recording-schema.ts`), Node.js only, at start-up: each file is checked (a plain regular file of
- * exactly the length its entry says) and read whole, so a request answered from it reads no disk.
+ * exactly the length its entry says, inside the folder once links are resolved, `src/node/read-user-file.ts`) and
+ * read whole, so a request answered from it reads no disk. The bounds are `FOLDER_LIMITS`
+ * (`src/core/config/folder-limits.ts`).
  *
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { FOLDER_LIMITS } from '../core/config/folder-limits.js';
 import { AUDIO_FOLDER, AUDIO_INDEX_FILE, AudioIndexSchema, isSpeechKey, type AudioIndex, type RecordedAudio, type Recordings } from '../core/config/recording-schema.js';
 import { validateConfig } from '../core/config/validate-config.js';
-import { FixtureError } from '../core/config/validate-fixtures.js';
+import { checkRecordCount, FixtureError } from '../core/config/validate-fixtures.js';
 import { readConfigValue } from './read-config-file.js';
-import { fileKind } from './read-user-file.js';
+import { fileKind, OPEN_RESOLVED_FLAGS, outsideProblem, realPathInside } from './read-user-file.js';
 
-/** The largest recorded audio file, bytes: 64 MiB (over an hour of 24 kHz PCM). */
-export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+/** The largest recorded audio file, bytes: `FOLDER_LIMITS.audioFileBytes`, 64 MiB (over an hour of 24 kHz PCM). */
+export const MAX_RECORDING_BYTES = FOLDER_LIMITS.audioFileBytes;
 
-/** The most bytes of recorded audio one folder may hold in all (they are kept in memory): 256 MiB. */
-export const MAX_RECORDINGS_TOTAL_BYTES = 256 * 1024 * 1024;
+/**
+ * The most bytes of recorded audio one folder may hold in all (they are kept in memory):
+ * `FOLDER_LIMITS.audioTotalBytes`, 256 MiB.
+ */
+export const MAX_RECORDINGS_TOTAL_BYTES = FOLDER_LIMITS.audioTotalBytes;
 
 /** Limits of {@link loadRecordings}; tests lower them. */
 export interface RecordingLimits {
@@ -27,24 +33,25 @@ export interface RecordingLimits {
   maxTotalBytes?: number;
 }
 
-/** Read-only, non-blocking, not a controlling terminal (as `read-user-file.ts` opens files). */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
-
 /**
  * Reads the recordings of the folder `dir`: `<dir>/audio/index.json` (`AudioIndexSchema`) and each file it names.
  *
  * @returns the recordings keyed by normalized request, or undefined when the folder has no `audio/index.json`.
  * @throws {FixtureError} naming `<dir>/audio/index.json` and the entry (`recordings[3].file`) when the index is
- *   not JSON or violates its schema, a key is not a normalized request (`speechKeyOf`) or appears twice, a file is
- *   missing, not a regular file, larger than `limits.maxFileBytes` (64 MiB) or of another length than its `bytes`;
- *   naming `<dir>/audio` when the files add up to more than `limits.maxTotalBytes` (256 MiB).
+ *   not JSON, lies outside `dir` (links resolved), holds more than `FOLDER_LIMITS.recordings` (10,000) entries or
+ *   violates its schema (a `content_type` that is no header value included), a key is not a normalized request
+ *   (`speechKeyOf`) or appears twice, a file is missing, not a regular file, outside `dir` (links resolved), larger
+ *   than `limits.maxFileBytes` (64 MiB) or of another length than its `bytes`; naming `<dir>/audio` when the files
+ *   add up to more than `limits.maxTotalBytes` (256 MiB).
  */
 export function loadRecordings(dir: string, limits: RecordingLimits = {}): Recordings | undefined {
   const { maxFileBytes = MAX_RECORDING_BYTES, maxTotalBytes = MAX_RECORDINGS_TOTAL_BYTES } = limits;
   const audioDir = join(dir, AUDIO_FOLDER);
   const indexPath = join(audioDir, AUDIO_INDEX_FILE);
   if (!exists(indexPath)) return undefined;
-  const index: AudioIndex = validateConfig(indexPath, readConfigValue(indexPath, FixtureError), AudioIndexSchema, FixtureError);
+  const value = readConfigValue(indexPath, FixtureError, { within: dir });
+  checkRecordCount(indexPath, value, 'recordings', FOLDER_LIMITS.recordings, 'recordings');
+  const index: AudioIndex = validateConfig(indexPath, value, AudioIndexSchema, FixtureError);
   const recordings = new Map<string, RecordedAudio>();
   const seen = new Map<string, number>();
   let total = 0;
@@ -66,16 +73,19 @@ export function loadRecordings(dir: string, limits: RecordingLimits = {}): Recor
     if (total > maxTotalBytes) {
       throw new FixtureError(audioDir, '', `the recordings add up to more than ${maxTotalBytes} bytes (past ${at}); expected at most ${maxTotalBytes} bytes of audio in all`);
     }
-    const bytes = readRecording(indexPath, at, join(audioDir, recording.file), `${AUDIO_FOLDER}/${recording.file}`, recording.bytes);
+    const bytes = readRecording(dir, indexPath, at, join(audioDir, recording.file), `${AUDIO_FOLDER}/${recording.file}`, recording.bytes);
     recordings.set(recording.key, Object.freeze({ contentType: recording.content_type, bytes }));
   });
   return recordings;
 }
 
-/** Whether `file` exists (anything at the path); a path that cannot be checked counts as existing, so reading it names the problem. */
+/**
+ * Whether `file` exists (anything at the path, a link to nothing included); a path that cannot be checked counts as
+ * existing, so reading it names the problem.
+ */
 function exists(file: string): boolean {
   try {
-    statSync(file);
+    lstatSync(file);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT';
@@ -83,17 +93,19 @@ function exists(file: string): boolean {
 }
 
 /**
- * Reads the recorded file `path` (`name` in messages) of `expected` bytes.
+ * Reads the recorded file `path` (`name` in messages) of `expected` bytes, of the folder `dir`.
  *
- * @throws {FixtureError} naming `indexPath` and `<at>.file` (missing, not a regular file, unreadable) or
- *   `<at>.bytes` (another length).
+ * @throws {FixtureError} naming `indexPath` and `<at>.file` (missing, outside `dir` once links are resolved, not a
+ *   regular file, unreadable) or `<at>.bytes` (another length).
  */
-function readRecording(indexPath: string, at: string, path: string, name: string, expected: number): Uint8Array {
+function readRecording(dir: string, indexPath: string, at: string, path: string, name: string, expected: number): Uint8Array {
   let fd: number;
   try {
-    const stats = statSync(path);
+    const inside = realPathInside(path, dir);
+    if ('outside' in inside) throw new FixtureError(indexPath, `${at}.file`, `${name} ${outsideProblem(inside.outside, dir, `a file of ${expected} bytes`)}`);
+    const stats = statSync(inside.real);
     if (!stats.isFile()) throw new FixtureError(indexPath, `${at}.file`, `${name} is not a regular file (${fileKind(stats)}); expected a file of ${expected} bytes`);
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(inside.real, OPEN_RESOLVED_FLAGS);
   } catch (err) {
     if (err instanceof FixtureError) throw err;
     const code = (err as NodeJS.ErrnoException).code;

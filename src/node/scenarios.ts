@@ -17,21 +17,22 @@ const SCENARIO_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 const GENERATED = new Set(['schema.json', 'builtins.json']);
 
 /**
- * Reads one scenario file (JSON or YAML).
+ * Reads one scenario file (JSON or YAML), inside the folder `within` (links resolved) when given.
  *
- * @throws {ScenarioError} when the file is missing or unreadable, is not a regular file or is larger than 10 MiB
- *   (`src/node/read-user-file.ts`), has a syntax error or does not match the schema.
+ * @throws {ScenarioError} when the file is missing or unreadable, is not a regular file, leads out of `within`
+ *   through a link or is larger than 10 MiB (`src/node/read-user-file.ts`), has a syntax error, nests deeper than
+ *   64 levels (`src/node/read-config-file.ts`) or does not match the schema.
  */
-export function loadScenarioFile(file: string): LoadedScenario {
-  return { scenario: readConfigFile(file, ScenarioSchema, ScenarioError), source: file };
+export function loadScenarioFile(file: string, within?: string): LoadedScenario {
+  return { scenario: readConfigFile(file, ScenarioSchema, ScenarioError, within === undefined ? {} : { within }), source: file };
 }
 
 /**
  * Reads every `*.json`, `*.yaml` and `*.yml` file of `dir`, in name order (not recursive; `schema.json` and
- * `builtins.json` are skipped).
+ * `builtins.json` are skipped). The folder is a boundary: an entry that leads out of it through a link is refused.
  *
  * @throws {ScenarioError} for a missing folder, a path that is not a folder, or any invalid file (a `.yaml` entry
- *   that is a FIFO or a folder included).
+ *   that is a FIFO or a folder, or a link out of `dir`, included).
  */
 export function loadScenarioDir(dir: string): LoadedScenario[] {
   checkUserFolder(dir, ScenarioError, 'a folder of JSON or YAML scenario files');
@@ -44,7 +45,7 @@ export function loadScenarioDir(dir: string): LoadedScenario[] {
   }
   return names
     .filter((name) => SCENARIO_EXTENSIONS.has(extname(name).toLowerCase()) && !GENERATED.has(name))
-    .map((name) => loadScenarioFile(join(dir, name)));
+    .map((name) => loadScenarioFile(join(dir, name), dir));
 }
 
 let builtins: LoadedScenario[] | undefined;

@@ -68,10 +68,11 @@ export class RecordedErrors {
   /**
    * Takes the rules of an existing `recorded.yaml`, so recording adds to them.
    *
+   * @param folder - the recorded folder it belongs to: the file is read only if it lies inside it, links resolved.
    * @throws {ScenarioError} when `file` is not a valid scenario, or its scenario is not named `recorded`.
    */
-  load(file: string): void {
-    const scenario = parseScenario(readConfigValue(file, ScenarioError), file);
+  load(file: string, folder?: string): void {
+    const scenario = parseScenario(readConfigValue(file, ScenarioError, folder === undefined ? {} : { within: folder }), file);
     if (scenario.name !== RECORDED_SCENARIO) {
       throw new ScenarioError(file, 'name', `expected "${RECORDED_SCENARIO}" (the recorder's scenario), got "${scenario.name}"`);
     }

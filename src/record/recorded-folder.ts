@@ -204,7 +204,7 @@ export class RecordedFolder {
     const file = this.files.models;
     if (!existsSync(file)) return;
     this.modelsReady = Promise.resolve();
-    const value = readConfigValue(file, FixtureError);
+    const value = readConfigValue(file, FixtureError, { within: this.dir });
     const parsed = parseFixtures(isSavedCatalog(value) ? savedCatalogToModelsFile(file, value, FixtureError, loadFixtures().speech) : value, { generations: [] }, file);
     for (const record of parsed.models) this.setModel(record, false, prettyBytesAt(record, 2));
     for (const alias of parsed.aliases) this.aliases.set(alias.alias, alias, prettyBytesAt(alias, 2));
@@ -215,14 +215,14 @@ export class RecordedFolder {
   private loadGenerations(): void {
     const file = this.files.generations;
     if (!existsSync(file)) return;
-    const parsed = parseFixtures({ models: [], aliases: [], speech: {} }, readConfigValue(file, FixtureError), 'models.json', file);
+    const parsed = parseFixtures({ models: [], aliases: [], speech: {} }, readConfigValue(file, FixtureError, { within: this.dir }), 'models.json', file);
     for (const record of parsed.generations) this.generations.set(record.id, record, prettyBytesAt(record, 2));
   }
 
   private loadAudio(): void {
     const file = this.files.audioIndex;
     if (!existsSync(file)) return;
-    const index = validateConfig(file, readConfigValue(file, FixtureError), AudioIndexSchema, FixtureError);
+    const index = validateConfig(file, readConfigValue(file, FixtureError, { within: this.dir }), AudioIndexSchema, FixtureError);
     for (const entry of index.recordings) {
       this.setAudio(entry, prettyBytesAt(entry, 2));
       this.noteFormat(entry.key);
@@ -231,7 +231,7 @@ export class RecordedFolder {
 
   private loadScenario(): void {
     const file = this.files.scenario;
-    if (existsSync(file)) this.errors.load(file);
+    if (existsSync(file)) this.errors.load(file, this.dir);
   }
 
   /**

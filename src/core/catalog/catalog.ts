@@ -5,7 +5,7 @@
  * @module
  */
 import { boundedMap } from '../bounded-map.js';
-import type { Alias, Fixtures, ModelRecord, ProviderEntry, SpeechModelInfo } from '../config/fixture-schema.js';
+import { entryOf, type Alias, type Fixtures, type ModelRecord, type ProviderEntry, type SpeechModelInfo } from '../config/fixture-schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 
@@ -106,7 +106,7 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const base = new Map<string, Entry>();
   for (const model of fixtures.models) {
     const record = deepFreeze(structuredClone(model));
-    const speech = fixtures.speech[model.id];
+    const speech = entryOf(fixtures.speech, model.id);
     // A listed variant id (a saved real catalog lists `author/slug:free`) is served as listed, and is that variant:
     // the `:free` limit applies to it as to a derived one.
     const variant = splitVariant(model.id)?.variant ?? null;
@@ -118,7 +118,7 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const records = Object.freeze([...base.values()].map((e) => e.resolved.record));
   const providers = new Map<string, readonly ProviderEntry[]>();
   for (const [id, { resolved }] of base) {
-    providers.set(id, deepFreeze(structuredClone(fixtures.providers?.[id] ?? [defaultProvider(resolved.record, resolved.speech)])));
+    providers.set(id, deepFreeze(structuredClone(entryOf(fixtures.providers, id) ?? [defaultProvider(resolved.record, resolved.speech)])));
   }
   const derived = cacheSize > 0 ? boundedMap<string, Entry>(cacheSize) : undefined;
 

@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from 'zod';
-import { ModelRecordSchema } from '../config/fixture-schema.js';
+import { entryOf, ModelRecordSchema } from '../config/fixture-schema.js';
 import type { ModelRecord, ModelsFile, SpeechModelInfo } from '../config/fixture-schema.js';
 import type { ConfigErrorClass } from '../config/validate-config.js';
 import { validateConfig } from '../config/validate-config.js';
@@ -50,7 +50,7 @@ export function isSavedCatalog(value: unknown): boolean {
  *   (`speed` is accepted and ignored).
  */
 export function speechInfoOf(record: ModelRecord, known?: Readonly<Record<string, SpeechModelInfo>>): SpeechModelInfo {
-  const builtIn = known?.[record.id];
+  const builtIn = entryOf(known, record.id);
   if (builtIn) return { ...builtIn, response_formats: [...builtIn.response_formats] };
   const colon = record.name.indexOf(': ');
   const author = record.id.split('/')[0] ?? record.id;

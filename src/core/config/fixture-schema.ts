@@ -153,6 +153,18 @@ export const SpeechModelInfoSchema = z.strictObject({
    * default false: `speed` is accepted and ignored.
    */
   supports_speed: z.boolean().optional(),
+  /**
+   * The `speed` range the provider documents, when it is not 0.25–4 (`speed` of the speech model discovery reads);
+   * implies `supports_speed`.
+   */
+  speed_range: z.strictObject({ min: z.number().min(0.25), max: z.number().max(4) }).refine((range) => range.min <= range.max, 'expected min ≤ max').optional(),
+  /** Whether the model takes `instructions` (listed as `{type: "unknown"}` by the discovery reads); default false. */
+  instructions: z.boolean().optional(),
+  /**
+   * Inputs taken besides text, as `input_references` (`audio`: voice cloning; `image`: voice design); default none,
+   * and a request with `input_references` is refused.
+   */
+  input_modalities: z.array(z.enum(['audio', 'image'])).optional(),
 });
 
 /** `quantization` values of an endpoint (the OpenAPI document's `Quantization` enum). */
@@ -278,15 +290,30 @@ export type ModelsFile = z.output<typeof ModelsFileSchema>;
 /** Parsed `fixtures/generations.json`. */
 export type GenerationsFile = z.output<typeof GenerationsFileSchema>;
 
+/**
+ * The entry of model `id` in a map keyed by model id (`Fixtures.speech`, `Fixtures.providers`): its own entries only,
+ * so that an id such as `toString` or `constructor` is a plain name (no entry unless the file gives one), never a
+ * property every object inherits.
+ */
+export function entryOf<T>(map: Readonly<Record<string, T>> | undefined, id: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, id) ? map[id] : undefined;
+}
+
 /** Everything the fixture files hold, after validation. */
 export interface Fixtures {
   /** Base model records, in file order. */
   models: ModelRecord[];
   /** Slug aliases, in file order. */
   aliases: Alias[];
-  /** Speech facts keyed by base model id; one entry per model whose output modalities include `speech`. */
+  /**
+   * Speech facts keyed by base model id; one entry per model whose output modalities include `speech`. Look an id up
+   * with {@link entryOf} (own entries only).
+   */
   speech: Record<string, SpeechModelInfo>;
-  /** The providers of base models, keyed by model id (models without an entry get a default; see `ModelsFileSchema`). */
+  /**
+   * The providers of base models, keyed by model id (models without an entry get a default; see `ModelsFileSchema`).
+   * Look an id up with {@link entryOf}.
+   */
   providers?: Record<string, ProviderEntry[]> | undefined;
   /** Known generation records, in file order. */
   generations: GenerationRecord[];

@@ -64,11 +64,19 @@ export type ConfigErrorClass = new (file: string, location: string, problem: str
  * Validates `value` against `schema`.
  *
  * @throws {ConfigFileError} (of class `ErrorClass`) naming the first issue's path, plus the count of the others;
- *   its `problems` list every issue.
+ *   its `problems` list every issue. When zod itself gives up (a list of some hundred thousand bad values passes
+ *   the stack's limit on the arguments of one call), the whole file, `does not match its schema (too many problems
+ *   to list)`.
  */
 export function validateConfig<S extends z.ZodType>(file: string, value: unknown, schema: S, ErrorClass: ConfigErrorClass = ConfigFileError): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  let result: ReturnType<S['safeParse']>;
+  try {
+    result = schema.safeParse(value) as ReturnType<S['safeParse']>;
+  } catch (err) {
+    if (err instanceof RangeError) throw new ErrorClass(file, '', 'does not match its schema (too many problems to list)');
+    throw err;
+  }
+  if (result.success) return result.data as z.output<S>;
   const [first, ...rest] = result.error.issues;
   if (first === undefined) throw new ErrorClass(file, '', 'does not match its schema');
   const others = rest.map((issue) => ({ location: formatPath(issue.path), problem: describeIssue(issue) }));

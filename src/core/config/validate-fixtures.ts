@@ -8,7 +8,8 @@
  */
 import { ConfigFileError, validateConfig } from './validate-config.js';
 import { formatPath } from './zod-issues.js';
-import { GenerationsFileSchema, ModelsFileSchema } from './fixture-schema.js';
+import { FOLDER_LIMITS } from './folder-limits.js';
+import { entryOf, GenerationsFileSchema, ModelsFileSchema } from './fixture-schema.js';
 import type { Fixtures, GenerationsFile, ModelsFile, SpeechModelInfo } from './fixture-schema.js';
 import { isSavedCatalog, savedCatalogToModelsFile } from '../catalog/saved-catalog.js';
 
@@ -21,6 +22,59 @@ export class FixtureError extends ConfigFileError {
 }
 
 /**
+ * The one name no model id, alias or entry may have: an object's key `__proto__` is its prototype in JavaScript, so
+ * zod drops such an entry and a lookup by it finds `Object.prototype`. Every other name (`toString`, `constructor`)
+ * is a plain name (`entryOf` of `fixture-schema.ts`).
+ */
+const RESERVED_NAME = '__proto__';
+
+/** The problem of a name that is {@link RESERVED_NAME}. */
+const RESERVED_PROBLEM = `"${RESERVED_NAME}" is not taken as a name (JavaScript objects reserve it); expected another model id`;
+
+/**
+ * Refuses a list of records (`value[key]`) longer than `max`, before its records are validated (zod makes an issue
+ * for each bad record, so a file of millions of tiny records would take gigabytes to report).
+ *
+ * @param what - the records, plural, for the message (`model records`).
+ * @throws {FixtureError} naming `file` and `key`: `30000 model records; expected at most 20000`.
+ */
+export function checkRecordCount(file: string, value: unknown, key: string, max: number, what: string): void {
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return;
+  const list = (value as Record<string, unknown>)[key];
+  if (Array.isArray(list) && list.length > max) throw new FixtureError(file, key, `${list.length} ${what}; expected at most ${max}`);
+}
+
+/**
+ * Refuses {@link RESERVED_NAME} as a model id, alias or alias target (`models[i].id`, `data[i].id`,
+ * `aliases[i].alias`), or as the name of a `speech` or `providers` entry, in the value of a `models.json` before it
+ * is validated (validation would drop such an entry without a word).
+ */
+function refuseReservedNames(file: string, value: unknown, list: 'models' | 'data'): void {
+  if (value === null || typeof value !== 'object') return;
+  const fields = value as Record<string, unknown>;
+  const own = (key: string) => (Object.hasOwn(fields, key) ? fields[key] : undefined);
+  const records = own(list);
+  if (Array.isArray(records)) {
+    records.forEach((record: unknown, i) => {
+      if (record !== null && typeof record === 'object' && (record as { id?: unknown }).id === RESERVED_NAME) throw new FixtureError(file, `${list}[${i}].id`, RESERVED_PROBLEM);
+    });
+  }
+  const aliases = own('aliases');
+  if (Array.isArray(aliases)) {
+    aliases.forEach((alias: unknown, i) => {
+      if (alias === null || typeof alias !== 'object') return;
+      for (const field of ['alias', 'target'] as const) {
+        if ((alias as Record<string, unknown>)[field] === RESERVED_NAME) throw new FixtureError(file, `aliases[${i}].${field}`, RESERVED_PROBLEM);
+      }
+    });
+  }
+  for (const map of ['speech', 'providers'] as const) {
+    const entries = own(map);
+    if (entries !== null && typeof entries === 'object' && Object.hasOwn(entries, RESERVED_NAME)) throw new FixtureError(file, formatPath([map, RESERVED_NAME]), RESERVED_PROBLEM);
+  }
+}
+
+/**
  * Validates the contents of both fixture files, already parsed from JSON.
  *
  * @param models the value of `models.json`: the fixtures shape (`{models, aliases, speech, providers?}`) or the
@@ -30,8 +84,9 @@ export class FixtureError extends ConfigFileError {
  *   `generationsName` names it in errors.
  * @param known speech entries a saved catalog's speech models take when they have the same id (the package's own).
  * @returns the validated fixtures (records keep unknown keys).
- * @throws {FixtureError} naming the file and the path inside it, when a value violates its schema or refers to
- *   something that does not exist (an alias target, a speech entry, a provider's model).
+ * @throws {FixtureError} naming the file and the path inside it, when a value violates its schema, refers to
+ *   something that does not exist (an alias target, a speech entry, a provider's model), holds more records than
+ *   `FOLDER_LIMITS` allows (`models`, `generations`), or names a model `__proto__`.
  */
 export function parseFixtures(
   models: unknown,
@@ -41,6 +96,7 @@ export function parseFixtures(
   known?: Readonly<Record<string, SpeechModelInfo>>,
 ): Fixtures {
   const modelsFile = parseModelsFile(models, modelsName, known);
+  checkRecordCount(generationsName, generations, 'generations', FOLDER_LIMITS.generations, 'generation records');
   const generationsFile: GenerationsFile =
     generations === undefined ? { generations: [] } : validateConfig(generationsName, generations, GenerationsFileSchema, FixtureError);
   checkGenerations(generationsName, generationsFile);
@@ -56,9 +112,14 @@ export function parseFixtures(
  *   keys ignored), read by `savedCatalogToModelsFile` of `src/core/catalog/saved-catalog.ts`: records checked as
  *   `data[i]`, speech entries derived (preferring `known`'s), no aliases, no providers.
  *
+ * Either holds at most `FOLDER_LIMITS.models` (20,000) records, and no model, alias or entry named `__proto__`.
+ *
  * @throws {FixtureError} naming `file` and the path inside it (`data[12].pricing.prompt`, `models[3].id`).
  */
 export function parseModelsFile(value: unknown, file = 'models.json', known?: Readonly<Record<string, SpeechModelInfo>>): ModelsFile {
+  const list = isSavedCatalog(value) ? 'data' : 'models';
+  checkRecordCount(file, value, list, FOLDER_LIMITS.models, 'model records');
+  refuseReservedNames(file, value, list);
   if (isSavedCatalog(value)) {
     const saved = savedCatalogToModelsFile(file, value, FixtureError, known);
     checkModels(file, saved, 'data');
@@ -83,10 +144,10 @@ function checkModels(file: string, data: ModelsFile, list: 'models' | 'data'): v
     }
     ids.set(model.id, i);
     const speaks = model.architecture.output_modalities.includes('speech');
-    if (speaks && (model.supported_voices === null || model.supported_voices.length === 0)) {
-      throw new FixtureError(file, `${list}[${i}].supported_voices`, 'expected a non-empty list of voices for a speech model');
+    if (speaks && model.supported_voices !== null && model.supported_voices.length === 0) {
+      throw new FixtureError(file, `${list}[${i}].supported_voices`, 'expected a non-empty list of voices for a speech model, or null when it takes any voice id');
     }
-    if (speaks && data.speech[model.id] === undefined) {
+    if (speaks && entryOf(data.speech, model.id) === undefined) {
       throw new FixtureError(file, formatPath(['speech', model.id]), `missing entry for speech model "${model.id}"`);
     }
   });
@@ -107,7 +168,7 @@ function checkModels(file: string, data: ModelsFile, list: 'models' | 'data'): v
     if (!ids.has(id)) {
       throw new FixtureError(file, formatPath(['providers', id]), `expected the id of a model in ${list}, got "${id}"`);
     }
-    const speechProvider = data.speech[id]?.provider_name;
+    const speechProvider = entryOf(data.speech, id)?.provider_name;
     if (speechProvider !== undefined && !providers.some((p) => p.provider_name === speechProvider)) {
       throw new FixtureError(file, formatPath(['providers', id]), `expected the speech provider "${speechProvider}" (speech.${id}.provider_name) among the providers`);
     }
