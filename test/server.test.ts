@@ -80,6 +80,8 @@ describe('the index at / and /api/v1', () => {
       { operation_id: 'listEndpoints', method: 'GET', path: '/api/v1/models/{author}/{slug}/endpoints' },
       { operation_id: 'getCurrentKey', method: 'GET', path: '/api/v1/key' },
       { operation_id: 'getCredits', method: 'GET', path: '/api/v1/credits' },
+      { operation_id: 'listSpeechModels', method: 'GET', path: '/api/v1/audio/speech/models' },
+      { operation_id: 'getSpeechModel', method: 'GET', path: '/api/v1/audio/speech/models/{author}/{slug}' },
     ]);
     expect(index.admin).toContain('GET /__mock/health');
     expect(index.admin).toContain('PUT /__mock/scenario');

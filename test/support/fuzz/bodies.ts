@@ -49,7 +49,7 @@ export const validSpeech: fc.Arbitrary<Record<string, unknown>> = fc
     junk: fc.dictionary(fc.oneof(fc.constantFrom('trace', 'stream', 'instructions', 'x', '😀', '\ud800'), anyText(6)).filter((k) => !(REAL_KEYS as readonly string[]).includes(k) && k !== '__proto__'), wild, { maxKeys: 2 }),
   })
   .map(({ model, variant, voiceIndex, format, input, speed, otherSpeed, sessionId, user, provider, junk }) => {
-    const body: Record<string, unknown> = { ...junk, model: model.id + variant, input, voice: model.voices[voiceIndex % model.voices.length] };
+    const body: Record<string, unknown> = { ...junk, model: model.id + variant, input, voice: model.voices === null ? `any-voice-${voiceIndex % 7}` : model.voices[voiceIndex % model.voices.length] };
     if (format !== undefined && model.formats.includes(format)) body.response_format = format;
     if (model.speed && speed !== null) body.speed = speed;
     if (!model.speed && otherSpeed !== null) body.speed = otherSpeed;
@@ -123,7 +123,7 @@ const nearlyValidSpeech: fc.Arbitrary<Body> = fc
       case 'too-long': {
         const model = speechModels[n % speechModels.length]!;
         b.model = model.id;
-        b.voice = model.voices[0];
+        b.voice = model.voices?.[0] ?? 'any-voice';
         b.input = pick(['a', '😀', ' ']).repeat(model.maxChars + 1 + (n % 3));
         delete b.response_format;
         return { kind: mutation, bytes: json(b) };

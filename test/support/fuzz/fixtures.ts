@@ -13,13 +13,16 @@ const fixtures = loadFixtures();
 /** A speech model as the reference model sees it (docs/api.md "Speech, `POST /api/v1/audio/speech`"). */
 export interface SpeechModel {
   id: string;
-  voices: readonly string[];
+  /** The voices it lists, or `null` when it takes any voice id. */
+  voices: readonly string[] | null;
   /** `response_format` values it accepts (`mp3`, `pcm`). */
   formats: readonly string[];
   /** Longest `input` it accepts, in code points. */
   maxChars: number;
-  /** Whether it honors `speed`. */
-  speed: boolean;
+  /** The `speed` range it honors, or `null` when it ignores `speed`. */
+  speed: { min: number; max: number } | null;
+  /** Whether it takes `input_references` (its speech entry's input modalities include audio). */
+  references: boolean;
 }
 
 /** Every model with a speech fixture and the `speech` output modality. */
@@ -27,10 +30,11 @@ export const speechModels: SpeechModel[] = fixtures.models
   .filter((m) => fixtures.speech[m.id] && m.architecture.output_modalities.includes('speech'))
   .map((m) => ({
     id: m.id,
-    voices: m.supported_voices ?? [],
+    voices: m.supported_voices,
     formats: fixtures.speech[m.id]!.response_formats,
     maxChars: fixtures.speech[m.id]!.max_input_chars,
-    speed: fixtures.speech[m.id]!.supports_speed === true,
+    speed: fixtures.speech[m.id]!.speed_range ?? (fixtures.speech[m.id]!.supports_speed === true ? { min: 0.25, max: 4 } : null),
+    references: fixtures.speech[m.id]!.input_modalities?.includes('audio') === true,
   }));
 /** {@link speechModels} by id. */
 export const speechById = new Map(speechModels.map((m) => [m.id, m]));
@@ -59,7 +63,7 @@ export const aliasIds = fixtures.aliases.map((a) => a.alias);
 /** Longest `max_input_chars` of any speech model, code points: an input longer than this is refused by every model. */
 export const LONGEST_INPUT = Math.max(...speechModels.map((m) => m.maxChars));
 /** Every voice of any speech model. */
-export const ALL_VOICES = [...new Set(speechModels.flatMap((m) => m.voices))];
+export const ALL_VOICES = [...new Set(speechModels.flatMap((m) => m.voices ?? []))];
 
 /** Every model id the lookup knows (`getModel`): base ids and aliases, bare or with one variant suffix. */
 export const knownModelIds = new Set<string>();

@@ -111,19 +111,28 @@ function speechOutcome(body: Uint8Array | undefined, why: string[]): Pick<Expect
   if (!opt('speed', (v) => typeof v === 'number' && Number.isFinite(v))) return no(400, 'speed: a finite number');
   if (!opt('provider', (v) => isObject(v) && (!Object.hasOwn(v, 'options') || isObject(v.options)))) return no(400, 'provider: an object, options an object');
   if (!opt('session_id', (v) => typeof v === 'string') || !opt('user', (v) => typeof v === 'string')) return no(400, 'session_id, user: strings');
+  if (!opt('session_id', (v) => (v as string).length <= 256)) return no(400, 'session_id: at most 256 characters');
+  if (!opt('instructions', (v) => typeof v === 'string')) return no(400, 'instructions: a string');
+  if (!opt('input_references', (v) => Array.isArray(v) && v.every(isReference))) return no(400, 'input_references: an array of reference parts');
   const found = speechModelOf(value.model as string);
   if (found === undefined) return no(400, 'unknown model');
   if (found === 'not-speech') return no(400, 'not a speech model');
   const { model, variant } = found;
   const format = ((value.response_format as string | undefined) ?? 'pcm') as 'mp3' | 'pcm';
-  if (!model.voices.includes(value.voice as string)) return no(400, 'voice not supported by the model');
+  if (model.voices !== null && !model.voices.includes(value.voice as string)) return no(400, 'voice not supported by the model');
   if (!model.formats.includes(format)) return no(400, 'format not supported by the model');
+  const references = (value.input_references as { type: string }[] | undefined) ?? [];
+  if (references.length > 0) {
+    const audio = references.filter((part) => part.type === 'input_audio').length;
+    if (audio !== 1 || references.length - audio > 1) return no(400, 'input_references: one input_audio part, at most one text part');
+    if (!model.references) return no(400, 'input_references: the model takes no reference audio');
+  }
   const characters = [...(value.input as string)].length;
   if (characters > model.maxChars) return no(400, 'input over the model limit');
   let speed = 1;
   if (model.speed && Object.hasOwn(value, 'speed')) {
     speed = value.speed as number;
-    if (speed < 0.25 || speed > 4) return no(400, 'speed out of 0.25..4');
+    if (speed < model.speed.min || speed > model.speed.max) return no(400, `speed out of ${model.speed.min}..${model.speed.max}`);
   }
   why.push(variant === 'free' ? 'valid speech, :free (20 a minute)' : 'valid speech');
   return { statuses: new Set(variant === 'free' ? [200, 429] : [200]), speech: { format, characters, speed } };
@@ -193,6 +202,15 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * @param known the generation records there are, for `getGeneration`.
  * @param keys the gateway's keys file, if it was started with one.
  */
+/** One part of `input_references` the speech request takes: `input_audio` with base64 `data` (1 to 20,971,520 characters) and an optional string `format`, or `text` of at most 10,000 characters. */
+function isReference(part: unknown): boolean {
+  if (!isObject(part)) return false;
+  if (part.type === 'text') return typeof part.text === 'string' && part.text.length <= 10_000;
+  if (part.type !== 'input_audio' || !isObject(part.input_audio)) return false;
+  const { data, format } = part.input_audio as Record<string, unknown>;
+  return typeof data === 'string' && data.length >= 1 && data.length <= 20_971_520 && (format === undefined || typeof format === 'string');
+}
+
 export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', known: GenerationIds, keys?: readonly FuzzKey[]): Expectation {
   const why: string[] = [];
   const e: Expectation = { statuses: new Set(), networkError: false, raw: [], truncatedAudio: false, why };

@@ -112,7 +112,7 @@ export async function primeGenerations(transport: Transport, known: GenerationId
       method: 'POST',
       target: '/api/v1/audio/speech',
       headers: [['Authorization', 'Bearer sk-prime'], ['Content-Type', 'application/json']],
-      body: json({ model: model.id, input: `Prime ${i}.`, voice: model.voices[0] }),
+      body: json({ model: model.id, input: `Prime ${i}.`, voice: model.voices?.[0] ?? 'any-voice' }),
     });
     if (outcome.kind !== 'response' || outcome.status !== 200 || !outcome.headers['x-generation-id']) throw new Error(`priming speech call failed: ${describeOutcome(outcome)}`);
     known.add(outcome.headers['x-generation-id']);
