@@ -4,7 +4,13 @@
  * `src/cli/verify-command.ts`), anything else the server (`src/cli/serve.ts`). What each does is tested in
  * test/record.test.ts and test/verify.test.ts.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
@@ -38,4 +44,70 @@ describe('mockrouter subcommands', () => {
     expect(help.stdout).toContain('mockrouter record --help');
     expect(help.stdout).toContain('mockrouter verify --help');
   });
+});
+
+/**
+ * Under npx, npm's shell exits on SIGTERM without passing it on (src/cli/npm-parent.ts): `record` and `verify`, like
+ * the server, stop once that shell is gone. Started as npm does (a shell between, `npm_command` set); the shell is
+ * then killed, which orphans the command.
+ */
+describe('record and verify stop with the npm that started them', () => {
+  /** Starts `mockrouter <args>` under a shell as npm does, waits for `ready` on its output, kills the shell. */
+  async function orphaned(args: string, ready: RegExp, npmCommand: string | undefined = 'exec', started: () => boolean = () => true): Promise<{ stopped: boolean; stderr: string }> {
+    const env: NodeJS.ProcessEnv = { ...process.env, OPENROUTER_API_KEY: 'sk-orphan-test' };
+    if (npmCommand === undefined) delete env.npm_command;
+    else env.npm_command = npmCommand;
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} & echo "pid $!"; wait`], { stdio: 'pipe', env });
+    let out = '';
+    let err = '';
+    shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    shell.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    for (const end = Date.now() + 20_000; !(ready.test(out + err) && started()) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(out + err).toMatch(ready);
+    const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
+    shell.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // The parent is read every 500 ms: 5 s is a bound from above only.
+    for (const end = Date.now() + 5_000; alive() && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    const stopped = !alive();
+    if (!stopped) process.kill(pid, 'SIGKILL');
+    return { stopped, stderr: err };
+  }
+
+  it('record stops, saying why; with --outlive-npm it keeps running', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mockrouter-orphan-'));
+    try {
+      const upstream = 'http://127.0.0.1:9';
+      const gone = await orphaned(`record --upstream ${upstream} --out ${out} --port 0 --quiet`, /listening on/);
+      expect(gone.stopped).toBe(true);
+      expect(gone.stderr).toContain('mockrouter record: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+      expect((await orphaned(`record --upstream ${upstream} --out ${out} --port 0 --quiet --outlive-npm`, /listening on/)).stopped).toBe(false);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  it('verify stops (exit 2), saying why', async () => {
+    // An upstream that accepts the connection and never answers: verify waits, and its npm goes away meanwhile.
+    let asked = false;
+    const silent = createServer(() => void (asked = true)).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      // Orphaned once its first request reached the upstream: verify is running by then.
+      const gone = await orphaned(`verify --upstream http://127.0.0.1:${port} --timeout 60000`, /pid \d+/, 'exec', () => asked);
+      expect(gone.stopped).toBe(true);
+      expect(gone.stderr).toContain('mockrouter verify: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 40_000);
 });

@@ -4,10 +4,14 @@
  *
  * @module
  */
+import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/config/validate-config.js';
 import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../record/index.js';
 import { createLogger } from './logger.js';
+
+/** The parent's pid when this module loads, before anything slow: npm's shell under npx (`src/cli/npm-parent.ts`). */
+const startingParent = process.ppid;
 
 function port(value: string): number {
   const n = Number(value);
@@ -38,6 +42,7 @@ interface RecordFlags {
   host: string;
   upstreamTimeout: number;
   quiet?: boolean;
+  outliveNpm?: boolean;
 }
 
 /**
@@ -61,6 +66,7 @@ export function recordCommand(): Command {
         .argParser(milliseconds),
     )
     .addOption(new Option('-q, --quiet', 'do not log requests (the ready line and warnings are still printed)'))
+    .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, an npm script) exits; by default it then stops within 0.5 s, as the server does'))
     .addHelpText(
       'after',
       '\nPoint your client\'s base URL at the printed URL and use your real key: its Authorization is passed to the upstream, ' +
@@ -110,6 +116,13 @@ export function recordCommand(): Command {
       // Before the ready line: a signal sent as soon as it is read stops the recorder as a signal should.
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // Under npx, npm's shell does not pass a kill on: stop once it is gone, as the server does.
+      if (!flags.outliveNpm) {
+        stopWithNpmParent(() => {
+          process.stderr.write('mockrouter record: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+          stop();
+        }, startingParent);
+      }
       process.stdout.write(`mockrouter record listening on ${recorder.baseUrl} → ${recorder.upstream}, writing ${flags.out}\n`);
       if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(flags.host)) {
         process.stderr.write(`mockrouter record: warning: listening on ${flags.host}: anyone who can reach this machine can call the upstream through it (with their own key)\n`);

@@ -4,8 +4,12 @@
  *
  * @module
  */
+import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_VERIFY_DEADLINE_MS, DEFAULT_VERIFY_TIMEOUT_MS, MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, MAX_ANSWER_ITEMS, MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, VerifyError, bytesText, jsonReport, textReport, verifyGateway } from '../verify/index.js';
+
+/** The parent's pid when this module loads, before anything slow: npm's shell under npx (`src/cli/npm-parent.ts`). */
+const startingParent = process.ppid;
 
 /** Exit codes of `mockrouter verify`: nothing drifted, something drifted, the check could not run (or finish). */
 export const VERIFY_EXIT = { same: 0, drift: 1, cannotRun: 2 } as const;
@@ -71,14 +75,22 @@ export function verifyCommand(): Command {
     .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup: costs credit'))
     .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(wholeMs(600_000)))
     .addOption(new Option('--deadline <ms>', 'time for the whole check, ms (exit 2 when it passes)').default(DEFAULT_VERIFY_DEADLINE_MS).argParser(wholeMs(3_600_000)))
+    .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, an npm script) exits; by default it then stops within 0.5 s (exit 2), as the server does'))
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', HELP_AFTER)
     .configureOutput({ outputError: (message, write) => write(`mockrouter verify: ${message.replace(/^error: /, '')}`) })
     .exitOverride((error) => {
       process.exit(error.exitCode === 0 ? 0 : VERIFY_EXIT.cannotRun);
     })
-    .action(async (flags: { upstream: string; json?: boolean; spend?: boolean; timeout: number; deadline: number }) => {
+    .action(async (flags: { upstream: string; json?: boolean; spend?: boolean; timeout: number; deadline: number; outliveNpm?: boolean }) => {
       const apiKey = process.env['OPENROUTER_API_KEY'];
+      // Under npx, npm's shell does not pass a kill on: stop (exit 2) once it is gone, as the server does.
+      const stopWatching = flags.outliveNpm
+        ? undefined
+        : stopWithNpmParent(() => {
+            process.stderr.write('mockrouter verify: the npm that started it has exited; stopping (--outlive-npm keeps it running)\n');
+            process.exit(VERIFY_EXIT.cannotRun);
+          }, startingParent);
       try {
         const report = await verifyGateway({ upstream: flags.upstream, apiKey, spend: flags.spend ?? false, timeoutMs: flags.timeout, deadlineMs: flags.deadline });
         process.stdout.write(withoutKey(flags.json ? jsonReport(report) : textReport(report), apiKey));
@@ -88,6 +100,8 @@ export function verifyCommand(): Command {
         const message = error instanceof VerifyError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
         process.stderr.write(`mockrouter verify: ${withoutKey(message, apiKey)}\n`);
         process.exitCode = VERIFY_EXIT.cannotRun;
+      } finally {
+        stopWatching?.();
       }
     });
 }
