@@ -1,5 +1,5 @@
 /**
- * `mockrouter record --upstream <url> --out <dir>` (issue 22): runs the recording proxy of `src/record/` until
+ * `mockrouter record --upstream <url> --out <dir>`: runs the recording proxy of `src/record/` until
  * SIGINT or SIGTERM.
  *
  * @module

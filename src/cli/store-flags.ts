@@ -1,5 +1,5 @@
 /**
- * The command's flags of the shared store (issue 21, `docs/scale-out.md`): `--store`, `--store-prefix`,
+ * The command's flags of the shared store (`docs/scale-out.md`): `--store`, `--store-prefix`,
  * `--replica-id` (checked as options `store`, `storePrefix`, `replicaId` are, by `checkStoreOptions` of
  * `src/server/server-options.ts`) and `--workers`, and how the store is named on the ready line.
  *

@@ -1,5 +1,5 @@
 /**
- * `mockrouter verify`: the drift check between the real gateway and the simulator (issue 22). The engine is
+ * `mockrouter verify`: the drift check between the real gateway and the simulator. The engine is
  * `src/verify/`; this file parses the flags, reads the key from the environment and sets the exit code.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Atomic file writes for the recorder (`mockrouter record`, issue 22): each file is written whole to
+ * Atomic file writes for the recorder (`mockrouter record`): each file is written whole to
  * `<file>.tmp-<pid>-<n>` and renamed over `<file>`, so a reader (or a crash, SIGKILL included) sees the old file or
  * the new one, never half of one. Writes to one file are queued, one at a time; a write asked for while another
  * of the same file waits is merged into it (the waiting one takes the newest content when its turn comes).

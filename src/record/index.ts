@@ -1,5 +1,5 @@
 /**
- * `mockrouter record` as a function (issue 22): a recording proxy in front of the real gateway (or any
+ * `mockrouter record` as a function: a recording proxy in front of the real gateway (or any
  * mockrouter), writing what comes back into a folder that `--fixtures <dir>` serves (format:
  * `src/core/config/recording-schema.ts`).
  *

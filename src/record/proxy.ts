@@ -1,5 +1,5 @@
 /**
- * The recording proxy of `mockrouter record` (issue 22): a `node:http` server that forwards each request to the
+ * The recording proxy of `mockrouter record`: a `node:http` server that forwards each request to the
  * upstream gateway and answers with the upstream's status, headers and bytes as they come, keeping a copy of the
  * answers the recorder records (`recorder.ts`) to write them once they ended whole.
  *

@@ -1,5 +1,5 @@
 /**
- * The recorder's picture of its `--out` folder (issue 22; format: `src/core/config/recording-schema.ts`): what the
+ * The recorder's picture of its `--out` folder (format: `src/core/config/recording-schema.ts`): what the
  * folder held at start plus what was recorded since, and the files that picture becomes. Every change rewrites the
  * files it touches whole, atomically (`folder-writer.ts`), so the folder loads after any crash.
  *

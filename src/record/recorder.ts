@@ -1,5 +1,5 @@
 /**
- * What an answer that came through the recording proxy becomes in the recorded folder (issue 22): which
+ * What an answer that came through the recording proxy becomes in the recorded folder: which
  * exchanges are recorded, and as what. The routes are the simulator's (`src/core/http/routes.ts`), each the
  * gateway's OpenAPI operation:
  *

@@ -1,5 +1,5 @@
 /**
- * The response headers clients read, compared between the two sides of `mockrouter verify` (issue 22):
+ * The response headers clients read, compared between the two sides of `mockrouter verify`:
  * `Content-Type`, the format of `X-Generation-Id` and whether `Retry-After` is there. Sources: docs/behaviour.md,
  * "Speech" (the content types, `X-Generation-Id: gen-tts-<unix seconds>-<suffix>`) and "Rate limits"
  * (`Retry-After`).

@@ -1,5 +1,5 @@
 /**
- * `mockrouter verify`'s engine (issue 22): asks the upstream gateway and an in-process simulator the same things
+ * `mockrouter verify`'s engine: asks the upstream gateway and an in-process simulator the same things
  * and reports where their answers' shapes differ. The command is `src/cli/verify-command.ts`.
  *
  * @module

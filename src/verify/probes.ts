@@ -1,5 +1,5 @@
 /**
- * The requests `mockrouter verify` sends to both sides, and the comparison of each pair of answers (issue 22).
+ * The requests `mockrouter verify` sends to both sides, and the comparison of each pair of answers.
  *
  * Read requests, always: the speech model list (`getModels`, `output_modalities=speech`), its count
  * (`listModelsCount`), the lookup (`getModel`) and the endpoints (`listEndpoints`) of each speech model both lists

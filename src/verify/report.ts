@@ -1,5 +1,5 @@
 /**
- * `mockrouter verify`'s output (issue 22): a report to read (a line per request, then the differences grouped by
+ * `mockrouter verify`'s output: a report to read (a line per request, then the differences grouped by
  * probe) or, with `--json`, the {@link VerifyReport} as one JSON document.
  *
  * @module

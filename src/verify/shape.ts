@@ -1,6 +1,6 @@
 /**
  * The JSON shape of answers, and how two shapes differ: what `mockrouter verify` compares between the upstream's
- * answers and the simulator's (issue 22). Shapes, not values: field names, JSON types, nullability, which fields
+ * answers and the simulator's. Shapes, not values: field names, JSON types, nullability, which fields
  * every object carries, and the values of a few fields known to be enums ({@link ENUM_PATHS}).
  *
  * Paths read as a client's code does: `data.endpoints[].pricing.prompt` is `prompt` of `pricing` of any element of

@@ -1,5 +1,5 @@
 /**
- * The two sides `mockrouter verify` asks (issue 22): the upstream over HTTP (`fetch`) and an in-process simulator
+ * The two sides `mockrouter verify` asks: the upstream over HTTP (`fetch`) and an in-process simulator
  * (`Gateway.handle`), behind one function type, so every probe is sent to both alike.
  *
  * @module

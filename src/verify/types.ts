@@ -1,5 +1,5 @@
 /**
- * What `mockrouter verify` reports (issue 22): the requests it sent to both sides and every difference it found.
+ * What `mockrouter verify` reports: the requests it sent to both sides and every difference it found.
  * The `--json` document is a {@link VerifyReport} as it is.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * A saved real catalog: the gateway's answer to `GET /api/v1/models?output_modalities=all` (the OpenAPI operation
- * `getModels`), saved as it came, read as the `models.json` of a fixtures folder (issue 22; `docs/recording.md`).
+ * `getModels`), saved as it came, read as the `models.json` of a fixtures folder (`docs/recording.md`).
  * It holds Model records only: the speech facts the fixtures keep beside them (`SpeechModelInfoSchema`) are
  * derived here, aliases are none, and every model's endpoint is derived from its record
  * (`src/core/catalog/derive-endpoints.ts`, one provider named as `Catalog.providers` names it).

@@ -1,5 +1,5 @@
 /**
- * The format of a recorded folder (issue 22; `docs/recording.md`): what `mockrouter record` writes and
+ * The format of a recorded folder (`docs/recording.md`): what `mockrouter record` writes and
  * `--fixtures <dir>` serves, beside the fixture files of `fixture-schema.ts`:
  *
  * - `models.json`: the catalog, as `fixtures/models.json` (`ModelsFileSchema`), or the real gateway's answer to

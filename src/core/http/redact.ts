@@ -2,7 +2,7 @@
  * What never leaves the simulator in clear: credentials in request headers and in the query. The one place that
  * decides what a secret is, used by the journal (request headers and query, so the admin API and the dashboard
  * show only redacted values) and by the standalone server's request log line (its URL). The simulator's own rule
- * (issue 19, "Secrets"; docs/admin-api.md, "The journal"), not OpenRouter's.
+ * (docs/admin-api.md, "The journal"), not OpenRouter's.
  *
  * - Headers: `authorization`, `proxy-authorization`, `cookie`, `api-key`, `x-api-key`, `x-goog-api-key`,
  *   `x-mock-admin-token`, and any header whose name ends in `-key`, `-token` or `-secret`.

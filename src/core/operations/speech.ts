@@ -262,8 +262,8 @@ function billed(ctx: GatewayContext, call: BilledCall, open: () => OpenedSpeech)
 type SpeechRequest = z.output<typeof SpeechRequestSchema>;
 
 /**
- * Answers a speech request whose normalized body (`speechKeyOf`) a `fixtures` folder recorded (issue 22;
- * `src/core/config/recording-schema.ts`): 200 with the recorded bytes, streamed in chunks as rendered audio is, and
+ * Answers a speech request whose normalized body (`speechKeyOf`) a `fixtures` folder recorded
+ * (`src/core/config/recording-schema.ts`): 200 with the recorded bytes, streamed in chunks as rendered audio is, and
  * `Content-Type` exactly as recorded, whatever the seed. The model, voice, format and input length are not checked
  * against the catalog: the upstream answered 200 to this very request. As for any speech call, a generation is
  * made (`X-Generation-Id`, stored for `GET /generation`): when the model is in the catalog it is charged as a

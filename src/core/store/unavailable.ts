@@ -1,6 +1,6 @@
 /**
  * The answer of a request that needs state while the shared store cannot be reached: a 503 envelope naming the
- * store, so a client sees the simulator's own outage, not a fault of the request (issue 21; `docs/scale-out.md`,
+ * store, so a client sees the simulator's own outage, not a fault of the request (`docs/scale-out.md`,
  * "When the store is away"). The store's client reconnects by itself, and answers resume when it is back.
  *
  * @module

@@ -1,11 +1,11 @@
 /**
- * The Redis-protocol {@link GatewayStore} (issue 21; `docs/scale-out.md`): replicas given the same `store` URL and
+ * The Redis-protocol {@link GatewayStore} (`docs/scale-out.md`): replicas given the same `store` URL and
  * `storePrefix` share one gateway's state on a Valkey 7/8 or Redis 7 server (standalone, or fronted by Sentinel;
  * not Redis Cluster: see `scripts.ts`). Semantics are the memory store's (`src/core/store/memory-store.ts`),
  * each state change one Lua script (`scripts.ts`), keys under the prefix (`keys.ts`), the journal a capped stream
  * (`journal.ts`).
  *
- * The client is `ioredis` (bench/README.md, "Store client (issue 21)"), loaded only when a store is opened, so a
+ * The client is `ioredis` (bench/README.md, "Store client"), loaded only when a store is opened, so a
  * gateway without one never loads it. While the server is away, commands fail at once (no offline queue, no
  * retries of commands in flight, `commandTimeout` for a server that stalls) and every method rejects with the 503
  * of `storeUnavailable`; the client reconnects by itself and answers resume. Per-key state is bounded as in memory
