@@ -1,13 +1,13 @@
 /**
  * MP3 encoders side by side, in one process: `@breezystack/lamejs` (pure JavaScript LAME 3.98, a dev dependency
- * kept only for this comparison) and the WebAssembly LAME 3.100 of src/core/audio/mp3-wasm.ts
+ * kept only for this comparison) and the WebAssembly LAME 3.100 of src/core/audio/lame-instance.ts
  * (`wasm-media-encoders`). 10 s of 24 kHz mono 16-bit at 64 kbps CBR; first call and warm (median of 15).
  *
  * Run: `npx tsx bench/encoders.ts`. Prints one line per figure and a JSON summary.
  */
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
-import { loadMp3Encoder } from '../src/core/audio/mp3-wasm.js';
+import { loadMp3Encoder } from '../src/core/audio/lame-instance.js';
 
 const RATE = 24_000;
 const SECONDS = 10;

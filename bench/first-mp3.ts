@@ -13,7 +13,7 @@ import type * as Stream from '../src/core/audio/stream.js';
 import type * as Plan from '../src/core/audio/plan.js';
 import type * as Voice from '../src/core/audio/voice.js';
 import type * as Mp3 from '../src/core/audio/mp3.js';
-import type * as NodePlatform from '../src/node/platform.js';
+import type * as NodePlatform from '../src/node-platform/platform.js';
 import { sentence } from './texts.js';
 
 export interface FirstMp3Breakdown {

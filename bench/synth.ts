@@ -9,7 +9,7 @@
  * @module
  */
 import { pathToFileURL } from 'node:url';
-import type * as AudioModule from '../src/core/audio/index.js';
+import type * as AudioModule from '../src/core/audio/renderer.js';
 import type * as Mp3Module from '../src/core/audio/mp3.js';
 import { words } from './texts.js';
 

@@ -7,11 +7,11 @@
 // of the package does not fetch them.
 //
 // Left outside the bundle: what the CLI loads only on demand (yaml for YAML files; ioredis, the client of --store,
-// which src/node/redis-store/ loads with createRequire, a runtime dependency resolved from the package's
+// which src/node-platform/redis-store/ loads with createRequire, a runtime dependency resolved from the package's
 // node_modules) and msw (never used by the CLI). node:cluster (--workers) is built into Node.
 // The MP3 encoder's WebAssembly is no module: the Node.js platform reads the installed wasm-media-encoders/wasm/mp3
-// by path (mp3WasmFile of src/node/package-files.ts), so no JavaScript of that package is bundled or imported.
-// dist/bin/ is two folders below the package root, like src/node/package-files.ts, so the bundle finds the
+// by path (mp3WasmFile of src/node-platform/package-files.ts), so no JavaScript of that package is bundled or imported.
+// dist/bin/ is two folders below the package root, like src/node-platform/package-files.ts, so the bundle finds the
 // package's fixtures, scenarios, package.json and dependencies the same way.
 import { build } from 'esbuild';
 
@@ -21,7 +21,7 @@ await build({
   entryPoints: { cli: 'dist/cli/index.js' },
   outdir: 'dist/bin',
   splitting: true,
-  // Chunks beside cli.js: src/node/package-files.ts finds the package root two folders up from them.
+  // Chunks beside cli.js: src/node-platform/package-files.ts finds the package root two folders up from them.
   chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'node',

@@ -11,7 +11,7 @@
  * listing (https://openrouter.ai/api/v1/models) when the data was written.
  *
  * The output is deterministic (no clock, no `Math.random`) and validated with the loader's schemas
- * (`src/core/config/fixture-schema.ts`) before it is written; `test/fixtures.test.ts` checks that `generateFixtures()`
+ * (`src/core/formats/fixture-schema.ts`) before it is written; `test/fixtures.test.ts` checks that `generateFixtures()`
  * reproduces the committed files byte for byte. `npm run fixtures` prints every generation id.
  *
  * @module
@@ -19,9 +19,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { validateConfig } from '../src/core/config/validate-config.js';
-import { FixtureError } from '../src/node/fixtures.js';
-import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/config/fixture-schema.js';
+import { validateConfig } from '../src/core/base/validate-config.js';
+import { FixtureError } from '../src/core/base/errors.js';
+
+import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/formats/fixture-schema.js';
 import { buildFixtureFiles } from './fixtures/build.js';
 import type { FixtureFiles } from './fixtures/build.js';
 

@@ -1,8 +1,8 @@
 /**
- * Writes `src/core/audio/mp3-wasm-base64.ts`: the installed `wasm-media-encoders/wasm/mp3` (the package's exported
+ * Writes `src/core/audio/lame-base64.ts`: the installed `wasm-media-encoders/wasm/mp3` (the package's exported
  * LAME 3.100 WebAssembly file) as a base64 string module, the MP3 encoder's bytes for platforms without files
  * (browsers: `src/browser/platform.ts`) and for callers of the core that name no platform. Node.js gateways read
- * the installed file itself (`src/node/platform.ts`).
+ * the installed file itself (`src/node-platform/platform.ts`).
  *
  * Run after changing the version of `wasm-media-encoders`: `npx tsx scripts/generate-mp3-wasm.ts`. A test
  * (`test/mp3-wasm-source.test.ts`) checks the committed module equals the installed file.
@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const OUT = new URL('../src/core/audio/mp3-wasm-base64.ts', import.meta.url);
+const OUT = new URL('../src/core/audio/lame-base64.ts', import.meta.url);
 
 /** The generated module's text, from the installed package. */
 export function mp3WasmModule(): string {

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { createGateway } from './node/create-gateway.js';
+import { createGateway } from './node-platform/create-gateway.js';
 import { attachToServer, type MswServerEvents } from './msw/attach.js';
 import { assertMswCompatible, assertMswInstalled, requireMsw } from './msw/compat.js';
 import { provideMswHttp } from './msw/msw-http.js';
@@ -34,10 +34,9 @@ export interface MockRouter extends MockRouterBase {
 /**
  * Creates an in-process mock gateway.
  *
- * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files;
- *   {@link ScenarioError} for invalid scenario files; {@link KeysError} for an invalid keys file or list;
- *   {@link OptionsError} for an unknown `scenario` name or a bad `clock` or `generationDelayMs`;
- *   `MswCompatibilityError` (src/msw/compat.ts) when the installed msw cannot run on this Node.js (msw 3 before 22.12).
+ * @throws an error of `src/core/base/errors.ts` (every entry exports them all), each naming the option or the file,
+ *   the path inside it and what was expected: `OptionsError`, `FixtureError`, `ScenarioError`, `KeysError`;
+ *   `MswCompatibilityError` when the installed msw cannot run on this Node.js (msw 3 before 22.12).
  */
 export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   assertMswCompatible();
@@ -45,23 +44,20 @@ export function createMockRouter(options: MockRouterOptions = {}): MockRouter {
   return { ...mockRouterOf(createGateway(options), options), attach: attachToServer };
 }
 
-export { createGateway, type Gateway, type GatewayOptions, type Options } from './node/create-gateway.js';
-export type { CorsOption } from './core/config/options.js';
+export { createGateway, type Gateway, type GatewayOptions, type Options } from './node-platform/create-gateway.js';
+export type { CorsOption } from './core/gateway/options.js';
 export type { MockRouterBase, MockRouterOptions } from './msw/mock-router.js';
-export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/http/error-envelope.js';
-export type { CoreRequest, CoreResponse, CoreBody } from './core/types.js';
+export { errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/base/error-envelope.js';
+export type { CoreRequest, CoreResponse, CoreBody } from './core/base/types.js';
 export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal/journal.js';
 export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/journal/gateway-events.js';
-export { ScenarioError } from './core/scenarios/parse.js';
-export { FixtureError } from './core/config/validate-fixtures.js';
-export { ConfigFileError, type ConfigProblem } from './core/config/validate-config.js';
-export { KeysError } from './core/accounts/accounts.js';
-export { OptionsError } from './core/config/options.js';
-export type { Clock } from './core/clock.js';
+export * from './core/base/errors.js';
+
+export type { Clock } from './core/base/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from './core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from './msw/handlers.js';
 export { attachToServer, type MswServerEvents } from './msw/attach.js';
-export { errorOnUnhandled, MswCompatibilityError, MswMissingError } from './msw/compat.js';
+export { errorOnUnhandled } from './msw/compat.js';
 
 // Without msw, importing this entry fails here, with one error that says how to install it.
 assertMswInstalled();

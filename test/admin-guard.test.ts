@@ -10,10 +10,11 @@ import { adminCookieName, guardAdmin } from '../src/core/admin/guard.js';
 import { AdminSessions } from '../src/core/admin/login-sessions.js';
 import { hostOfHeader, hostPolicyOf, isAllowedHost } from '../src/core/admin/hosts.js';
 import { DEFAULT_CORS_POLICY } from '../src/core/http/cors.js';
-import { frontDoor } from '../src/core/http/api-front-door.js';
+import { frontDoor } from '../src/core/gateway/api-front-door.js';
 import { withAdmin } from '../src/server/admin.js';
-import { createGateway } from '../src/node/create-gateway.js';
-import { OptionsError } from '../src/core/config/options.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
+import { OptionsError } from '../src/core/base/errors.js';
+
 import { localHostsOf, startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { adminUrls } from './support/admin.js';

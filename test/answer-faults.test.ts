@@ -1,7 +1,7 @@
 /**
  * A fault outside the gateway's own error guard, in the node:http adapters (the standalone server and
  * `createMiddleware`): reported once to `onError`, answered with the 500 envelope, and the process goes on. Before
- * `answerOrFault` (`src/node-http/adapter.ts`), such a throw reached Node's `request` listener and ended the
+ * `answerOrFault` (`src/node-adapter/adapter.ts`), such a throw reached Node's `request` listener and ended the
  * process. A rejection is answered as a throw is. A request logger that throws is reported the same way; a fault
  * inside the gateway (its journal) is its own guard's: `gateway.handle` answers it with the 500 envelope.
  */
@@ -9,9 +9,9 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/core/gateway.js';
+import type { Gateway } from '../src/core/gateway/gateway.js';
 import { createMiddleware } from '../src/express/index.js';
-import { createGateway } from '../src/node/create-gateway.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 

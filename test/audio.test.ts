@@ -1,7 +1,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LruCache } from '../src/core/audio/cache.js';
-import { createAudioRenderer } from '../src/core/audio/index.js';
+import { createAudioRenderer } from '../src/core/audio/renderer.js';
 import { CONTENT_TYPES, SAMPLE_RATE } from '../src/core/audio/format.js';
 import { MP3_ENCODER_DELAY, encodeMp3, loadMp3Encoder, mpeg2Layer3FrameLength } from '../src/core/audio/mp3.js';
 import { encodePcm, encodePcmCopy } from '../src/core/audio/pcm.js';

@@ -8,8 +8,8 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createGateway as createBrowserGateway } from '../src/browser/index.js';
-import { createGateway as createNodeGateway } from '../src/node/create-gateway.js';
-import type { CoreBody, CoreResponse } from '../src/core/types.js';
+import { createGateway as createNodeGateway } from '../src/node-platform/create-gateway.js';
+import type { CoreBody, CoreResponse } from '../src/core/base/types.js';
 
 /** Most the bundle may weigh, minified and gzipped, bytes. */
 const MAX_GZIP_BYTES = 250 * 1024;

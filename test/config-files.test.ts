@@ -1,7 +1,7 @@
 /**
  * The files and folders that options and flags name (`keys`/`--keys`, `scenario`/`--scenario`,
  * `scenarios`/`--scenarios`, `fixtures`/`--fixtures`) are read through one bounded reader
- * (`src/node/read-user-file.ts`): a FIFO, a device or a folder where a file is expected, a file over 10 MiB and a
+ * (`src/node-platform/read-user-file.ts`): a FIFO, a device or a folder where a file is expected, a file over 10 MiB and a
  * YAML alias bomb are each refused at once, with an error naming the file (and, from the CLI, the flag) — through
  * `createMockRouter`, `startServer` and the `mockrouter` command (exit code 1, one message, no stack trace).
  * Issue 19, finding 7: `--keys <fifo>` hung at start-up, `--keys /dev/zero` grew to gigabytes.
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter, FixtureError, KeysError, ScenarioError, type ConfigFileError } from '../src/index.js';
-import { MAX_USER_FILE_BYTES, readUserFile } from '../src/node/read-user-file.js';
+import { MAX_USER_FILE_BYTES, readUserFile } from '../src/node-platform/read-user-file.js';
 import { startServer } from '../src/server/index.js';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOf } from './support/gateway-context.js';
-import { createGateway, type Gateway } from '../src/node/create-gateway.js';
+import { createGateway, type Gateway } from '../src/node-platform/create-gateway.js';
 import { createMockRouter } from '../src/index.js';
 import { modes, type RunningMode } from './support/modes.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uiFiles, UI_DIR } from '../src/node/ui-files.js';
+import { uiFiles, UI_DIR } from '../src/node-platform/ui-files.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { answerUi, UI_CONTENT_SECURITY_POLICY } from '../src/server/ui.js';
 

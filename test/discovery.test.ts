@@ -11,8 +11,8 @@ import { OutputModality, Parameter, ProviderName, Quantization } from '@openrout
 import * as errors from '@openrouter/sdk/models/errors';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../src/node/create-gateway.js';
-import { loadFixtures } from '../src/node/fixtures.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { getJson, speech } from './support/stateful.js';
 

@@ -18,9 +18,10 @@ import {
 } from '@openrouter/sdk/models';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateFixtures } from '../scripts/generate-fixtures.js';
-import { FixtureError, loadFixtures } from '../src/node/fixtures.js';
-import { DEFAULT_FIXTURES_DIR } from '../src/node/package-files.js';
-import type { ModelRecord } from '../src/core/config/fixture-schema.js';
+import { FixtureError } from '../src/core/base/errors.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
+import { DEFAULT_FIXTURES_DIR } from '../src/node-platform/package-files.js';
+import type { ModelRecord } from '../src/core/formats/fixture-schema.js';
 
 const fixtures = loadFixtures();
 const values = (e: Record<string, string>): Set<string> => new Set(Object.values(e));

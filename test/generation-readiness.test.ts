@@ -12,7 +12,7 @@ import * as errors from '@openrouter/sdk/models/errors';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
-import type { Gateway } from '../src/core/gateway.js';
+import type { Gateway } from '../src/core/gateway/gateway.js';
 import { auth, serverMode } from './support/modes.js';
 import { adminOrigin } from './support/stateful.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';

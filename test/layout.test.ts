@@ -1,7 +1,7 @@
 /**
  * The layout `docs/architecture.md` describes, checked: no import circle anywhere in `src` (type imports
- * included), the core free of Node.js and of every adapter, and `src/core` in rooms with at most 12 files at its
- * root. Imports are read with TypeScript's own `preProcessFile`, so comments and strings never count.
+ * included), the core free of Node.js and of every adapter, `src/core` made of rooms only, and the rooms in
+ * layers: a room imports only rooms below it in {@link CORE_ROOMS} and {@link SRC_ROOMS}, type imports included. Imports are read with TypeScript's own `preProcessFile`, so comments and strings never count.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 
-/** Every `.ts`/`.tsx` file under `dir`, as paths relative to the repository (`src/core/gateway.ts`). */
+/** Every `.ts`/`.tsx` file under `dir`, as paths relative to the repository (`src/core/gateway/gateway.ts`). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
@@ -42,6 +42,40 @@ function localImports(file: string): string[] {
 
 const graph = new Map(files.map((file) => [file, localImports(file)]));
 
+/**
+ * The rooms of `src/core`, lowest first: each may import only those before it. `base` holds the leaves (types,
+ * clock, ids, the error classes, the envelope builder, the generic validator), `formats` the file formats, the
+ * domain rooms come next, `gateway` composes them and `admin` is the standalone server's API around it.
+ */
+const CORE_ROOMS = ['base', 'formats', 'http', 'accounts', 'audio', 'catalog', 'scenarios', 'journal', 'store', 'generations', 'operations', 'gateway', 'admin'];
+
+/** The rooms of `src`, lowest first (`index.ts` is the `mockrouter` entry): each may import only those before it. */
+const SRC_ROOMS = ['core', 'node-platform', 'msw', 'node-adapter', 'recorder', 'vitest', 'verify', 'server', 'express', 'browser', 'index.ts', 'cli'];
+
+/** The room of `file` in `order`'s terms: `src/core/<room>/...` for core files, else `src/<room>/...`. */
+function roomOf(file: string, core: boolean): string {
+  const parts = file.split('/');
+  return core ? parts[2]! : parts[1]!;
+}
+
+/** Every import that goes from a room to one at or above its rank in `order`, as `from -> to` lines. */
+function upwardImports(order: readonly string[], core: boolean): string[] {
+  const offending: string[] = [];
+  for (const [file, imports] of graph) {
+    if (core !== file.startsWith('src/core/')) continue;
+    for (const target of imports) {
+      if (core && !target.startsWith('src/core/')) continue;
+      const from = roomOf(file, core);
+      const to = roomOf(target, core);
+      if (from === to) continue;
+      const rankFrom = order.indexOf(from);
+      const rankTo = order.indexOf(to);
+      if (rankFrom < 0 || rankTo < 0 || rankTo >= rankFrom) offending.push(`${file} -> ${target}`);
+    }
+  }
+  return offending;
+}
+
 /** One import circle of the graph, as the files around it (first = last), or `undefined` when there is none. */
 function findCircle(): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>();
@@ -69,7 +103,7 @@ function findCircle(): string[] | undefined {
 describe('layout of src', () => {
   it('reads the tree (a guard: the checks below would pass on nothing)', () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(graph.get('src/core/gateway.ts')?.length).toBeGreaterThan(5);
+    expect(graph.get('src/core/gateway/gateway.ts')?.length).toBeGreaterThan(5);
   });
 
   it('has no import circle, type imports included', () => {
@@ -88,9 +122,24 @@ describe('layout of src', () => {
     expect(offending).toEqual([]);
   });
 
-  it('keeps src/core in rooms: at most 12 files at its root', () => {
-    const root = files.filter((f) => posix.dirname(f) === 'src/core');
-    expect(root.length).toBeGreaterThan(0);
-    expect(root.length).toBeLessThanOrEqual(12);
+  it('keeps src/core in rooms: no file at its root, every room ranked', () => {
+    expect(files.filter((f) => posix.dirname(f) === 'src/core')).toEqual([]);
+    const rooms = new Set(files.filter((f) => f.startsWith('src/core/')).map((f) => roomOf(f, true)));
+    expect([...rooms].sort()).toEqual([...CORE_ROOMS].sort());
+    const srcRooms = new Set(files.filter((f) => !f.startsWith('src/core/')).map((f) => roomOf(f, false)));
+    expect([...srcRooms].sort()).toEqual(SRC_ROOMS.filter((room) => room !== 'core').sort());
+  });
+
+  it('keeps the rooms of src/core in layers: each imports only rooms below it', () => {
+    expect(upwardImports(CORE_ROOMS, true)).toEqual([]);
+  });
+
+  it('keeps the rooms of src in layers: each imports only rooms below it', () => {
+    expect(upwardImports(SRC_ROOMS, false)).toEqual([]);
+  });
+
+  it('finds an upward import when there is one (a guard for the two checks above)', () => {
+    expect(upwardImports([...CORE_ROOMS].reverse(), true).length).toBeGreaterThan(10);
+    expect(upwardImports([...SRC_ROOMS].reverse(), false).length).toBeGreaterThan(10);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createGateway } from '../src/node/create-gateway.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
 import { createHttpServer } from '../src/server/http-server.js';
 import { listenAddresses, listenOnAll } from '../src/server/listen-addresses.js';
 import { startServer } from '../src/server/index.js';

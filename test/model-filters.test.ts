@@ -5,7 +5,7 @@
  * envelope naming the parameter.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixtures } from '../src/node/fixtures.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { modes, type RunningMode } from './support/modes.js';
 import { getJson } from './support/stateful.js';
 

@@ -3,7 +3,7 @@
  * requests through the renderer (`createAudioRenderer`, whole and streamed) over voices, speeds, seeds and lengths,
  * and raw samples through `encodeMp3` (a tone, noise, silence, odd lengths). The fixture was made with the encoder
  * loaded the earlier way (the wasm read out of the package's JavaScript), before the loader of
- * `src/core/audio/mp3-wasm.ts` read the package's exported `wasm-media-encoders/wasm/mp3`; a change of LAME, of its
+ * `src/core/audio/lame-instance.ts` read the package's exported `wasm-media-encoders/wasm/mp3`; a change of LAME, of its
  * build or of the glue shows here first.
  *
  * To rewrite the fixture on purpose (a deliberate change of the audio): `MP3_HASHES=write npx vitest run
@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAudioRenderer, type AudioRequest } from '../src/core/audio/index.js';
+import { createAudioRenderer, type AudioRequest } from '../src/core/audio/renderer.js';
 import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
 
 const FIXTURE = new URL('./fixtures/mp3-hashes.json', import.meta.url);

@@ -1,11 +1,11 @@
 /**
  * The WebAssembly LAME instance is renewed once it is idle and its memory has grown past 32 MiB
- * (`src/core/audio/mp3-wasm.ts`): WebAssembly memory never shrinks, so only a fresh instance gives it back. In a
+ * (`src/core/audio/lame-instance.ts`): WebAssembly memory never shrinks, so only a fresh instance gives it back. In a
  * file of its own: the instance is the module's state.
  */
 import { describe, expect, it } from 'vitest';
 import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
-import { loadMp3Encoder, mp3EncoderMemoryBytes, mp3EncoderReady } from '../src/core/audio/mp3-wasm.js';
+import { loadMp3Encoder, mp3EncoderMemoryBytes, mp3EncoderReady } from '../src/core/audio/lame-instance.js';
 
 const MIB = 1024 * 1024;
 /** The bound of mp3-wasm.ts's `RECYCLE_BYTES`. */

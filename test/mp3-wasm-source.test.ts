@@ -1,13 +1,13 @@
 /**
- * Where the MP3 encoder's WebAssembly comes from (`src/core/audio/lame-wasm.ts`): the copy bundled for browsers
- * (`src/core/audio/mp3-wasm-base64.ts`, written by `scripts/generate-mp3-wasm.ts`) equals the installed
+ * Where the MP3 encoder's WebAssembly comes from (`src/core/audio/lame-glue.ts`): the copy bundled for browsers
+ * (`src/core/audio/lame-base64.ts`, written by `scripts/generate-mp3-wasm.ts`) equals the installed
  * `wasm-media-encoders/wasm/mp3` that the Node.js platform reads, and both are the build the glue was written for
  * (the version pinned in package.json).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LAME_WASM_VERSION, bundledMp3Wasm, instantiateLame } from '../src/core/audio/lame-wasm.js';
-import { nodePlatform } from '../src/node/platform.js';
+import { LAME_WASM_VERSION, bundledMp3Wasm, instantiateLame } from '../src/core/audio/lame-glue.js';
+import { nodePlatform } from '../src/node-platform/platform.js';
 import { mp3WasmModule } from '../scripts/generate-mp3-wasm.js';
 
 describe('the MP3 encoder\'s WebAssembly', () => {
@@ -15,7 +15,7 @@ describe('the MP3 encoder\'s WebAssembly', () => {
     const installed = await nodePlatform.mp3Wasm();
     expect(installed.byteLength).toBeGreaterThan(100_000);
     expect(await bundledMp3Wasm()).toEqual(installed);
-    expect(readFileSync(new URL('../src/core/audio/mp3-wasm-base64.ts', import.meta.url), 'utf8')).toBe(mp3WasmModule());
+    expect(readFileSync(new URL('../src/core/audio/lame-base64.ts', import.meta.url), 'utf8')).toBe(mp3WasmModule());
   });
 
   it('is the version package.json pins exactly, the one the glue expects, and instantiates', async () => {

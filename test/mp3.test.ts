@@ -19,7 +19,7 @@ import {
   mp3EndPadding,
   mpeg2Layer3FrameLength,
 } from '../src/core/audio/mp3-tag.js';
-import { loadMp3Encoder, mp3EncoderReady } from '../src/core/audio/mp3-wasm.js';
+import { loadMp3Encoder, mp3EncoderReady } from '../src/core/audio/lame-instance.js';
 
 const RATE = 24_000;
 

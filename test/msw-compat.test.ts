@@ -4,12 +4,8 @@
  * request. The pure function gets the versions as strings, so every combination runs on any Node.js.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  MswCompatibilityError,
-  assertMswCompatible,
-  installedMswVersion,
-  mswCompatibilityProblem,
-} from '../src/msw/compat.js';
+import { MswCompatibilityError } from '../src/core/base/errors.js';
+import { assertMswCompatible, installedMswVersion, mswCompatibilityProblem } from '../src/msw/compat.js';
 
 describe('mswCompatibilityProblem', () => {
   it('names the running Node.js, the msw found and what is needed for msw 3 before Node.js 22.12', () => {

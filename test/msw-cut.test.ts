@@ -4,7 +4,7 @@
  * readers' pace differs; msw clones each response it logs and reads the clone at once.
  */
 import { describe, expect, it } from 'vitest';
-import { StreamCut, type CoreResponse } from '../src/core/types.js';
+import { StreamCut, type CoreResponse } from '../src/core/base/types.js';
 import { toHttpResponse } from '../src/msw/convert.js';
 
 const CHUNKS = [new Uint8Array([1, 2, 3]), new Uint8Array([4, 5]), new Uint8Array([6])];

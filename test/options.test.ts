@@ -1,6 +1,6 @@
 /**
  * Invalid options are not HTTP errors: `createMockRouter` and `startServer` throw an `OptionsError` that names the
- * option (src/core/config/options.ts), and the CLI names the flag instead (test/cli.test.ts).
+ * option (src/core/gateway/options.ts), and the CLI names the flag instead (test/cli.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { createMockRouter, GatewayError, OptionsError, type MockRouterOptions } from '../src/index.js';

@@ -1,5 +1,5 @@
 /**
- * The client's key never reaches the recorded folder, in any form: `holdsCredential` (`src/record/credential-forms.ts`)
+ * The client's key never reaches the recorded folder, in any form: `holdsCredential` (`src/recorder/credential-forms.ts`)
  * finds it as sent, in another case, base64 (both alphabets, every alignment), hex, percent-encoded and escaped;
  * `mockrouter record` asks it of every value it writes (decoded JSON strings at any depth, the kept headers, the
  * audio index's fields and bytes, the scenario's values) and drops the recording that holds it, with a warning that
@@ -9,8 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anyHoldsCredential, holdsCredential } from '../src/record/credential-forms.js';
-import { loadFixtures } from '../src/node/fixtures.js';
+import { anyHoldsCredential, holdsCredential } from '../src/recorder/credential-forms.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { killRecordClis, startRecordCli } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream } from './support/raw-upstream.js';
 

@@ -1,6 +1,6 @@
 /**
  * What `mockrouter record` writes, `--fixtures` loads: each record is checked against `FOLDER_LIMITS`
- * (`src/core/config/folder-limits.ts`) before it is kept, so a record too deep (or too deep to serialize at all) is
+ * (`src/core/formats/folder-limits.ts`) before it is kept, so a record too deep (or too deep to serialize at all) is
  * refused alone and never keeps later records from being written; a kind whose file (or the audio) is full is no
  * longer recorded, with one warning; `models.json` is written before any other file; a folder deleted while
  * recording is written again whole, with no index naming a missing file. The CLI runs as a user runs it, in front
@@ -10,11 +10,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, tru
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FOLDER_LIMITS } from '../src/core/config/folder-limits.js';
-import { speechKeyOf } from '../src/core/config/recording-schema.js';
-import { loadFixtures } from '../src/node/fixtures.js';
-import { prettyBytesAt } from '../src/record/file-budget.js';
-import { audioFileName } from '../src/record/recorder.js';
+import { FOLDER_LIMITS } from '../src/core/formats/folder-limits.js';
+import { speechKeyOf } from '../src/core/formats/recording-schema.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
+import { prettyBytesAt } from '../src/recorder/file-budget.js';
+import { audioFileName } from '../src/recorder/recorder.js';
 import { killRecordClis, startRecordCli, type LogLine } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream, type RawUpstream } from './support/raw-upstream.js';
 

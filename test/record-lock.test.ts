@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FolderBusyError, startRecorder } from '../src/record/index.js';
+import { FolderBusyError, startRecorder } from '../src/recorder/index.js';
 import { killRecordClis, runRecordCli, startRecordCli } from './support/record-cli.js';
 
 // A recorder a failed test left running stops with the file.

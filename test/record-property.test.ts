@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../src/node/create-gateway.js';
-import { loadFixtures } from '../src/node/fixtures.js';
-import { startRecorder } from '../src/record/index.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
+import { startRecorder } from '../src/recorder/index.js';
 import { jsonAnswer, rawAnswer, startRawUpstream } from './support/raw-upstream.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mockrouter-record-property-'));

@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelsFileSchema } from '../src/core/config/fixture-schema.js';
-import { SpeechModelsListResponseSchema } from '../src/core/config/speech-model-schema.js';
+import { ModelsFileSchema } from '../src/core/formats/fixture-schema.js';
+import { SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
 import type { SpeechModelResponse } from '../src/core/catalog/speech-models.js';
-import { createGateway } from '../src/node/create-gateway.js';
-import { startRecorder } from '../src/record/index.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
+import { startRecorder } from '../src/recorder/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 
 const KEY = 'sk-live-secret-123';

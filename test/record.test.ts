@@ -1,7 +1,7 @@
 /**
  * `mockrouter record` (issue 22): the recording proxy in front of a mockrouter standing in for the real gateway.
  * What the client gets through it equals what the upstream sends; what comes back is written to the folder in the
- * format of `src/core/config/recording-schema.ts`; no key is ever written or logged; a SIGKILL mid-recording
+ * format of `src/core/formats/recording-schema.ts`; no key is ever written or logged; a SIGKILL mid-recording
  * leaves every earlier recording readable.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/config/fixture-schema.js';
-import { AudioIndexSchema, speechKeyOf } from '../src/core/config/recording-schema.js';
-import { parseFixtures } from '../src/core/config/validate-fixtures.js';
+import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/formats/fixture-schema.js';
+import { AudioIndexSchema, speechKeyOf } from '../src/core/formats/recording-schema.js';
+import { parseFixtures } from '../src/core/formats/validate-fixtures.js';
 import { parseScenario } from '../src/core/scenarios/parse.js';
-import { loadFixtures } from '../src/node/fixtures.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { recordCommand } from '../src/cli/record-command.js';
-import { startRecorder, upstreamOf, type RunningRecorder } from '../src/record/index.js';
-import { audioFileName } from '../src/record/recorder.js';
-import { RecordedFolder } from '../src/record/recorded-folder.js';
+import { startRecorder, upstreamOf, type RunningRecorder } from '../src/recorder/index.js';
+import { audioFileName } from '../src/recorder/recorder.js';
+import { RecordedFolder } from '../src/recorder/recorded-folder.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 
 const KEY = 'sk-live-secret-123';

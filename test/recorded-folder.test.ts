@@ -1,6 +1,6 @@
 /**
  * `--fixtures <dir>` / option `fixtures` serving a recorded folder and a saved real catalog (issue 22; the folder
- * format is `src/core/config/recording-schema.ts`): a saved `getModels` answer of several hundred generated
+ * format is `src/core/formats/recording-schema.ts`): a saved `getModels` answer of several hundred generated
  * records loads and answers lookups, variants, list filters, the count, endpoints and speech; a folder with
  * `audio/index.json` answers the recorded bytes for the matching request whatever the seed, and simulates the
  * others; a bad folder fails at start-up naming the file, the path inside it and what was expected.
@@ -9,9 +9,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speechKeyOf } from '../src/core/config/recording-schema.js';
-import { FixtureError, loadFixtures } from '../src/node/fixtures.js';
-import { loadRecordings } from '../src/node/recorded-audio.js';
+import { speechKeyOf } from '../src/core/formats/recording-schema.js';
+import { FixtureError } from '../src/core/base/errors.js';
+import { loadFixtures } from '../src/node-platform/fixtures.js';
+import { loadRecordings } from '../src/node-platform/recorded-audio.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { savedCatalog } from './support/saved-catalog.js';
 

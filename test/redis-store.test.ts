@@ -1,5 +1,5 @@
 /**
- * The Redis store of issue 21 (`src/node/redis-store/`) against a real `redis-server` (`test/support/redis.ts`):
+ * The Redis store of issue 21 (`src/node-platform/redis-store/`) against a real `redis-server` (`test/support/redis.ts`):
  * every method with the memory store's semantics (the same cases run against `createMemoryStore`, so the two are
  * seen to agree), exact charges from two connections at once, reset, the generations' bound, the journal, the
  * shared controls, events between two stores, and a store that goes away and comes back.
@@ -10,14 +10,15 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GenerationRecord } from '../src/core/config/fixture-schema.js';
-import { GatewayError } from '../src/core/http/error-envelope.js';
+import type { GenerationRecord } from '../src/core/formats/fixture-schema.js';
+import { GatewayError } from '../src/core/base/error-envelope.js';
 import { Journal, type JournalEntry } from '../src/core/journal/journal.js';
 import { createMemoryStore } from '../src/core/store/memory-store.js';
 import type { GatewayStore, RemoteEvent } from '../src/core/store/types.js';
 import { StoreUnavailableError } from '../src/core/store/unavailable.js';
-import { createRedisStore, StoreConnectError } from '../src/node/redis-store/index.js';
-import { parseStoreUrl } from '../src/node/redis-store/url.js';
+import { StoreConnectError } from '../src/core/base/errors.js';
+import { createRedisStore } from '../src/node-platform/redis-store/redis-store.js';
+import { parseStoreUrl } from '../src/node-platform/redis-store/url.js';
 import { describeWithRedis } from './support/redis.js';
 
 const DAY_MS = 86_400_000;
@@ -100,8 +101,8 @@ describe('store URL', () => {
       "const { createRequire } = await import('node:module');",
       "const cache = createRequire(import.meta.url).cache;",
       "const loaded = () => Object.keys(cache).some((file) => file.includes('/node_modules/ioredis/'));",
-      "const { createRedisStore } = await import('./src/node/redis-store/index.ts');",
-      "await import('./src/node/platform.ts');",
+      "const { createRedisStore } = await import('./src/node-platform/redis-store/redis-store.ts');",
+      "await import('./src/node-platform/platform.ts');",
       'const before = loaded();',
       "const store = createRedisStore({ url: 'redis://127.0.0.1:1', prefix: 'p:', replica: 'a', journalSize: 1, maxGenerations: 1 });",
       'console.log(JSON.stringify({ before, after: loaded() }));',

@@ -16,11 +16,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createGateway } from '../src/node/create-gateway.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
 import { Journal } from '../src/core/journal/journal.js';
 import { createMemoryStore } from '../src/core/store/memory-store.js';
 import type { GatewayStore } from '../src/core/store/types.js';
-import { createRedisStore } from '../src/node/redis-store/index.js';
+import { createRedisStore } from '../src/node-platform/redis-store/redis-store.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from './support/redis.js';
 import { waitFor } from './support/replica-faults.js';
@@ -32,7 +32,7 @@ const ANSWER_WITHIN_MS = 10_000;
 /** Upper bound for answers to come back once a killed store is restarted. */
 const RECOVER_WITHIN_MS = 15_000;
 const SLOW_TEST_MS = 90_000;
-/** The largest offset or time the clock takes, epoch ms (`CLOCK_MAX_MS` of `src/core/clock.ts`). */
+/** The largest offset or time the clock takes, epoch ms (`CLOCK_MAX_MS` of `src/core/base/clock.ts`). */
 const CLOCK_MAX_MS = 253_402_300_799_999;
 
 interface Envelope {

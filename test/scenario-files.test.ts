@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinScenariosJson, scenarioJsonSchema } from '../scripts/generate-scenario-files.js';
-import { loadScenarioFile } from '../src/node/scenarios.js';
+import { loadScenarioFile } from '../src/node-platform/scenarios.js';
 import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
@@ -141,10 +141,10 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
     ['truncate out of range', 'cut.yaml', 'name: cut\nrules:\n  - audio: { truncate: 1.5 }\n', 'rules[0].audio.truncate: Too big: expected number to be <1'],
     ['bad operation', 'op.yaml', 'name: op\nrules:\n  - match: { operation: chat }\n    reset: true\n', /^rules\[0\]\.match\.operation: .*"speech"/],
     ['JSON syntax error with a position', 'comma.json', '{\n  "name": "comma",\n  "rules": [],\n}\n', /^line 4, column 1: invalid JSON: /],
-    // KNOWN BUG (src/node/read-config-file.ts, parseConfigText): V8's "Unexpected token" message has no "position N",
+    // KNOWN BUG (src/node-platform/read-config-file.ts, parseConfigText): V8's "Unexpected token" message has no "position N",
     // so jsonErrorLocation finds no line and column and the message names no place in the file. Fails until fixed.
     ['JSON syntax error without a position in V8\'s message', 'token.json', '{\n  "name": "token",\n  "rules": [ }\n}\n', /^line 3, column 14: invalid JSON: /],
-    // KNOWN BUG (src/node/read-config-file.ts, parseConfigText): `parseDocument(text, { prettyErrors: false })` leaves
+    // KNOWN BUG (src/node-platform/read-config-file.ts, parseConfigText): `parseDocument(text, { prettyErrors: false })` leaves
     // the error's `linePos` unset, so a YAML syntax error never names its line and column (the yaml package sets
     // `linePos` only when prettifying; use a `LineCounter` with `error.pos`). Fails until fixed.
     ['YAML syntax error', 'syntax.yaml', 'name: syntax\nrules:\n  - error: { status: 500\n', /^line \d+, column \d+: invalid YAML: /],

@@ -8,7 +8,7 @@ import { HTTPClient, OpenRouter } from '@openrouter/sdk';
 import * as errors from '@openrouter/sdk/models/errors';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_DEFAULTS } from '../src/core/http/error-envelope.js';
+import { STATUS_DEFAULTS } from '../src/core/base/error-envelope.js';
 import { modes, modeTitle, type RunningMode } from './support/modes.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';

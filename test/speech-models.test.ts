@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeOf } from '../src/core/catalog/speech-models.js';
-import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../src/core/config/speech-model-schema.js';
+import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
 
 type Listed = ReturnType<typeof SpeechModelsListResponseSchema.parse>['data'][number];

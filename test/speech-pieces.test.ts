@@ -64,7 +64,7 @@ describe('fake timers installed before the core loads', () => {
     vi.resetModules();
     vi.useFakeTimers();
     try {
-      const { createGateway } = await import('../src/node/create-gateway.js');
+      const { createGateway } = await import('../src/node-platform/create-gateway.js');
       const gateway = createGateway({ seed: 1 });
       const input = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
       const response = await gateway.handle({

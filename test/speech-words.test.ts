@@ -17,10 +17,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createGateway } from '../src/node/create-gateway.js';
-import type { Gateway } from '../src/core/gateway.js';
-import { contextOf } from '../src/core/gateway.js';
-import type { CoreResponse } from '../src/core/types.js';
+import { createGateway } from '../src/node-platform/create-gateway.js';
+import type { Gateway } from '../src/core/gateway/gateway.js';
+import { contextOf } from '../src/core/gateway/gateway.js';
+import type { CoreResponse } from '../src/core/base/types.js';
 import { decodeMp3, pcmToFloat, rms } from './support/audio.js';
 import { modes } from './support/modes.js';
 import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js';
@@ -175,7 +175,7 @@ describe('the same request and seed give the same bytes', () => {
     const here = sha((await say(words, body)).bytes);
     // The same request in a new Node.js process: a fresh engine, compiled and instantiated there.
     const script = [
-      "import { createGateway } from './src/node/create-gateway.ts';",
+      "import { createGateway } from './src/node-platform/create-gateway.ts';",
       "import { createHash } from 'node:crypto';",
       "const gateway = createGateway({ speech: 'words', seed: 7 });",
       "const request = JSON.parse(process.env.REQUEST);",

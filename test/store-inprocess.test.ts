@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMockRouter, type MockRouter } from '../src/index.js';
 import { createMiddleware } from '../src/express/index.js';
-import type { CoreRequest } from '../src/core/types.js';
+import type { CoreRequest } from '../src/core/base/types.js';
 import { Redis } from 'ioredis';
 import { describeWithRedis } from './support/redis.js';
 

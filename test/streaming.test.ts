@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAudioRenderer } from '../src/core/audio/index.js';
+import { createAudioRenderer } from '../src/core/audio/renderer.js';
 import { loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { contextOf } from './support/gateway-context.js';
 import { auth, singleProcessModes, type RunningMode } from './support/modes.js';

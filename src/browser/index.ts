@@ -17,15 +17,15 @@
  * @module
  */
 import { http } from 'msw';
-import type { GatewayOptions } from '../core/config/options.js';
-import { createGatewayOn, type Gateway } from '../core/gateway.js';
+import type { GatewayOptions } from '../core/gateway/options.js';
+import { createGatewayOn, type Gateway } from '../core/gateway/gateway.js';
 import { mockRouterOf, type MockRouterBase, type MockRouterOptions } from '../msw/mock-router.js';
 import { provideMswHttp } from '../msw/msw-http.js';
 import { browserPlatform } from './platform.js';
 
 /**
  * Options of {@link createMockRouter} in browsers: Node.js's (`MockRouterOptions`, documented at `Options` in
- * `src/core/config/options.ts`) without the forms that name files: `fixtures` takes loaded fixtures, `keys` a key
+ * `src/core/gateway/options.ts`) without the forms that name files: `fixtures` takes loaded fixtures, `keys` a key
  * list, `scenarios` definitions, `scenario` a loaded name or a definition.
  */
 export type BrowserMockRouterOptions = MockRouterOptions<never>;
@@ -36,9 +36,9 @@ export type BrowserMockRouter = MockRouterBase;
 /**
  * Creates a mock gateway for the browser.
  *
- * @throws {ScenarioError} for an invalid scenario definition; {@link KeysError} for an invalid key list;
- *   {@link OptionsError} for an unknown `scenario` name, a bad numeric or time option, or a string where a file
- *   would be read (`fixtures`, `keys`, `scenarios`, a `scenario` path).
+ * @throws an error of `src/core/base/errors.ts` (every entry exports them all), each naming the option and what was
+ *   expected: `ScenarioError`, `KeysError`, `OptionsError` (also for a string where a file would be read:
+ *   `fixtures`, `keys`, `scenarios`, a `scenario` path).
  */
 export function createMockRouter(options: BrowserMockRouterOptions = {}): BrowserMockRouter {
   provideMswHttp(http);
@@ -55,19 +55,18 @@ export function createGateway(options: GatewayOptions<never> = {}): Gateway {
   return createGatewayOn(browserPlatform, options);
 }
 
-export type { Gateway } from '../core/gateway.js';
-export type { GatewayOptions, Options, CorsOption } from '../core/config/options.js';
+export type { Gateway } from '../core/gateway/gateway.js';
+export type { GatewayOptions, Options, CorsOption } from '../core/gateway/options.js';
 export type { MockRouterBase, MockRouterOptions } from '../msw/mock-router.js';
-export { GatewayError, errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/http/error-envelope.js';
-export type { CoreRequest, CoreResponse, CoreBody } from '../core/types.js';
+export { errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from '../core/base/error-envelope.js';
+export type { CoreRequest, CoreResponse, CoreBody } from '../core/base/types.js';
 export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from '../core/journal/journal.js';
 export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from '../core/journal/gateway-events.js';
-export { ScenarioError } from '../core/scenarios/parse.js';
-export { FixtureError } from '../core/config/validate-fixtures.js';
-export { ConfigFileError, type ConfigProblem } from '../core/config/validate-config.js';
-export { KeysError, type KeyList, type KeyEntry } from '../core/accounts/accounts.js';
-export { OptionsError } from '../core/config/options.js';
-export type { Fixtures } from '../core/config/fixture-schema.js';
-export type { Clock } from '../core/clock.js';
+export * from '../core/base/errors.js';
+
+export { type KeyList, type KeyEntry } from '../core/accounts/accounts.js';
+
+export type { Fixtures } from '../core/formats/fixture-schema.js';
+export type { Clock } from '../core/base/clock.js';
 export type { Scenario, ScenarioDefinition, Rule } from '../core/scenarios/schema.js';
 export { OPENROUTER_BASE_URL } from '../msw/handlers.js';

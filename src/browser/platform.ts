@@ -1,5 +1,5 @@
 /**
- * The browser platform of the core (`src/core/platform.ts`): the package's fixtures and built-in scenarios bundled
+ * The browser platform of the core (`src/core/gateway/platform.ts`): the package's fixtures and built-in scenarios bundled
  * as data (JSON modules your bundler inlines), the MP3 encoder's WebAssembly bundled as a base64 module loaded on
  * the first MP3 (a chunk of its own where your bundler splits dynamic imports), the words engine fetched from the URL
  * option `fliteWasm` gives (never bundled: 21.5 MB), and no file reading, so options that name files or folders are
@@ -10,10 +10,10 @@
 import builtins from '../../scenarios/builtins.json' with { type: 'json' };
 import generations from '../../fixtures/generations.json' with { type: 'json' };
 import models from '../../fixtures/models.json' with { type: 'json' };
-import { bundledMp3Wasm } from '../core/audio/lame-wasm.js';
-import { fixturesOf } from '../core/config/validate-fixtures.js';
-import type { Fixtures, GenerationsFile, ModelsFile } from '../core/config/fixture-schema.js';
-import type { Platform } from '../core/platform.js';
+import { bundledMp3Wasm } from '../core/audio/lame-glue.js';
+import { fixturesOf } from '../core/formats/validate-fixtures.js';
+import type { Fixtures, GenerationsFile, ModelsFile } from '../core/formats/fixture-schema.js';
+import type { Platform } from '../core/gateway/platform.js';
 import { parseBuiltinScenarios, type BuiltinScenarioData, type LoadedScenario } from '../core/scenarios/parse.js';
 
 /** Why a browser gateway has no words engine unless option `fliteWasm` gives it (`docs/speech.md`, "In the browser"). */

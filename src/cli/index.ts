@@ -1,7 +1,7 @@
 /**
  * The `mockrouter` command (`bin/mockrouter.js` runs it, bundled into `dist/bin/cli.js`): by its first argument,
  *
- * - `mockrouter record --upstream <url> --out <dir>`: the recording proxy (`record-command.ts`, `src/record/`);
+ * - `mockrouter record --upstream <url> --out <dir>`: the recording proxy (`record-command.ts`, `src/recorder/`);
  * - `mockrouter verify --upstream <url>`: the drift check against the real gateway (`verify-command.ts`,
  *   `src/verify/`);
  * - anything else: the standalone server and its flags (`serve.ts`; `mockrouter --help`).

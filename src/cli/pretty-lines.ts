@@ -4,7 +4,7 @@
  * (one small formatter instead of its 18 packages). The message of a request's line is
  * `<method> <url> <status> <ms>ms[ scenario=<rule>][ <generation id>][ closed early]` (status 0: closed before any
  * answer), of an unexpected error's
- * `unexpected error in <where>: <error>` (`src/core/report-error.ts`), else pino's `msg`. Every value is printed with
+ * `unexpected error in <where>: <error>` (`src/core/base/report-error.ts`), else pino's `msg`. Every value is printed with
  * its control characters escaped ({@link escapeControls}), so a value from a client or an upstream (a URL, a model
  * id, an error) can neither forge a log line nor send escape sequences to the terminal.
  *

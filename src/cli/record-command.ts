@@ -1,13 +1,14 @@
 /**
- * `mockrouter record --upstream <url> --out <dir>`: runs the recording proxy of `src/record/` until
+ * `mockrouter record --upstream <url> --out <dir>`: runs the recording proxy of `src/recorder/` until
  * SIGINT or SIGTERM.
  *
  * @module
  */
 import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigFileError } from '../core/config/validate-config.js';
-import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../record/index.js';
+import { ConfigFileError } from '../core/base/errors.js';
+
+import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../recorder/index.js';
 import { createLogger } from './logger.js';
 
 /** The parent's pid when this module loads, before anything slow: npm's shell under npx (`src/cli/npm-parent.ts`). */

@@ -5,17 +5,16 @@
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { KeysError } from '../core/accounts/accounts.js';
+import { KeysError, ConfigFileError, problemLine, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
+
 import { hostPolicyOf } from '../core/admin/hosts.js';
-import { ConfigFileError, problemLine } from '../core/config/validate-config.js';
+
 import { corsPolicyOf } from '../core/http/cors.js';
 import { redactUrlCredentials } from '../core/http/redact.js';
-import { FixtureError } from '../core/config/validate-fixtures.js';
-import { ScenarioError } from '../core/scenarios/parse.js';
-import { OptionsError } from '../core/config/options.js';
-import { packageVersion } from '../node/package-files.js';
+
+import { packageVersion } from '../node-platform/package-files.js';
 import { startBufferCollector } from './buffer-collector.js';
-import { loadBuiltinScenarios } from '../node/scenarios.js';
+import { loadBuiltinScenarios } from '../node-platform/scenarios.js';
 import { createLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, replicaId, storeLabel, storePrefix, storeUrl, workerCount } from './store-flags.js';

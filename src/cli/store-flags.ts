@@ -6,15 +6,16 @@
  * @module
  */
 import { InvalidArgumentError } from 'commander';
-import type { OptionsError } from '../core/config/options.js';
-import { parseStoreUrl } from '../node/redis-store/url.js';
+import { type OptionsError } from '../core/base/errors.js';
+
+import { parseStoreUrl } from '../node-platform/redis-store/url.js';
 import { checkStoreOptions } from '../server/server-options.js';
 
 /** The most worker processes `--workers` starts. */
 export const MAX_WORKERS = 64;
 
 /** Default of `--store-prefix` (and of option `storePrefix`). */
-export { DEFAULT_STORE_PREFIX } from '../core/store/open-store.js';
+export { DEFAULT_STORE_PREFIX } from '../core/gateway/open-store.js';
 
 /** Runs `check` on one flag's value; its `OptionsError` becomes commander's invalid-argument error (the flag named by commander). */
 function checked(check: (value: string) => void) {
@@ -47,7 +48,7 @@ export function workerCount(value: string): number {
 }
 
 /**
- * The store as the ready line names it: its `description` (`parseStoreUrl` of `src/node/redis-store/url.ts`),
+ * The store as the ready line names it: its `description` (`parseStoreUrl` of `src/node-platform/redis-store/url.ts`),
  * `scheme://host:port/db` without user or password, port 6379 and database 0 when the URL leaves them out.
  *
  * @example storeLabel('redis://app:s3cret@cache') // 'redis://cache:6379/0'

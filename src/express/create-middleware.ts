@@ -1,19 +1,19 @@
 /**
  * `createMiddleware`: the gateway mounted in an express 4 or 5 app (or any connect-style app on `node:http`),
  * answering from the core directly: no msw, no Fetch objects. Routing, CORS and the index are the API front door's
- * (`src/core/http/api-front-door.ts`), as in every other mode; the request and the answer go through the
- * standalone server's Node adapter (`src/node-http/adapter.ts`). No admin API: the controls are on the
+ * (`src/core/gateway/api-front-door.ts`), as in every other mode; the request and the answer go through the
+ * standalone server's Node adapter (`src/node-adapter/adapter.ts`). No admin API: the controls are on the
  * middleware, as on `createMockRouter`'s result.
  *
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import { controlsOf, type MockControls } from '../core/admin/controls.js';
-import { frontDoor } from '../core/http/api-front-door.js';
+import { controlsOf, type MockControls } from '../core/gateway/mock-controls.js';
+import { frontDoor } from '../core/gateway/api-front-door.js';
 import { corsPolicyOf } from '../core/http/cors.js';
-import type { CoreResponse } from '../core/types.js';
-import { createGateway } from '../node/create-gateway.js';
-import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../node-http/adapter.js';
+import type { CoreResponse } from '../core/base/types.js';
+import { createGateway } from '../node-platform/create-gateway.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult, toCoreRequest } from '../node-adapter/adapter.js';
 import type { MiddlewareOptions } from './middleware-options.js';
 import { bodyConsumed, parsedBodyBytes, type MiddlewareRequest } from './parsed-body.js';
 import { servesPath } from './served-paths.js';
@@ -55,10 +55,9 @@ function pathOf(url: string): string {
  * is re-serialized). A failure after the answer started (a body that fails mid-stream) ends that response only and
  * goes to option `onError` (`gateway.reportError`).
  *
- * @throws {FixtureError} when `options.fixtures` names a folder with missing or invalid files; `ScenarioError` for
- *   invalid scenario files; `KeysError` for an invalid keys file or list; `OptionsError` for an unknown `scenario`
- *   name, a bad `clock`, `generationDelayMs` or numeric option, or (`option` `cors`) a `cors` entry that is not `*`
- *   or `scheme://host[:port]`. Every message names the option or the file and what was expected.
+ * @throws an error of `src/core/base/errors.ts` (every entry exports them all), each naming the option or the file
+ *   and what was expected: `OptionsError` (the options of `createMockRouter`, and `cors`), `FixtureError`,
+ *   `ScenarioError`, `KeysError`.
  * @example
  * const app = express();
  * const mock = createMiddleware({ seed: 1 });

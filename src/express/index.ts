@@ -17,16 +17,12 @@
 export { createMiddleware, type MockRouterMiddleware, type NextFunction } from './create-middleware.js';
 export type { MiddlewareOptions } from './middleware-options.js';
 export type { MiddlewareRequest } from './parsed-body.js';
-export type { MockControls } from '../core/admin/controls.js';
-export type { Gateway } from '../core/gateway.js';
-export type { CorsOption, GatewayOptions, Options } from '../core/config/options.js';
+export type { MockControls } from '../core/gateway/mock-controls.js';
+export type { Gateway } from '../core/gateway/gateway.js';
+export type { CorsOption, GatewayOptions, Options } from '../core/gateway/options.js';
 export type { Journal, JournalEntry, JournalFilter } from '../core/journal/journal.js';
 export type { ScenarioDefinition } from '../core/scenarios/schema.js';
 // The errors createMiddleware and useScenario throw, here too so an express-only program need not import the
 // package's main entry (which needs msw).
-export { OptionsError } from '../core/config/options.js';
-export { ScenarioError } from '../core/scenarios/parse.js';
-export { FixtureError } from '../core/config/validate-fixtures.js';
-export { ConfigFileError, type ConfigProblem } from '../core/config/validate-config.js';
-export { KeysError } from '../core/accounts/accounts.js';
-export { GatewayError } from '../core/http/error-envelope.js';
+export * from '../core/base/errors.js';
+

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyTooLarge } from '../core/http/malformed-requests.js';
 import { MAX_BODY_BYTES } from '../core/http/request.js';
-import type { BodyRead } from '../node-http/adapter.js';
+import type { BodyRead } from '../node-adapter/adapter.js';
 
 /** A Node request as an express middleware receives it: `body` is what an earlier body parser left there, if any. */
 export interface MiddlewareRequest extends IncomingMessage {

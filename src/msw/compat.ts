@@ -9,15 +9,12 @@
  *
  * @module
  */
+import { MswCompatibilityError, MswMissingError } from '../core/base/errors.js';
 import { createRequire } from 'node:module';
 import type * as Msw from 'msw';
 
 const require = createRequire(import.meta.url);
 
-/** msw is not installed where the package can see it; the message says how to install it. */
-export class MswMissingError extends Error {
-  override name = 'MswMissingError';
-}
 
 /** {@link MswMissingError}'s message. */
 export const MSW_MISSING_MESSAGE =
@@ -56,10 +53,6 @@ export function requireMsw(): typeof Msw {
 /** The oldest Node.js msw 3 runs on, from msw 3's `engines.node` (`>=22.12.0`), as `[major, minor]`. */
 const MSW3_MIN_NODE: readonly [number, number] = [22, 12];
 
-/** msw's version cannot run on this Node.js; the message names both versions and what is needed. */
-export class MswCompatibilityError extends Error {
-  override name = 'MswCompatibilityError';
-}
 
 /** `[major, minor]` of a version string such as `20.19.4`, `v22.12.0` or `3.0.0-beta.1`; `undefined` if not one. */
 function majorMinor(version: string): [number, number] | undefined {

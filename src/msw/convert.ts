@@ -6,8 +6,8 @@
  */
 import { HttpResponse, delay, type DefaultBodyType } from 'msw';
 import { isStreamed } from '../core/http/body.js';
-import { yieldToEventLoop } from '../core/event-loop.js';
-import { CUT_GRACE_MS, StreamCut, type CoreRequest, type CoreResponse } from '../core/types.js';
+import { yieldToEventLoop } from '../core/base/event-loop.js';
+import { CUT_GRACE_MS, StreamCut, type CoreRequest, type CoreResponse } from '../core/base/types.js';
 
 /** Reads a Fetch `Request` into a {@link CoreRequest} (headers lower-cased, body as bytes). */
 export async function toCoreRequest(request: Request): Promise<CoreRequest> {

@@ -5,11 +5,11 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import type { Options } from '../core/config/options.js';
+import type { Options } from '../core/gateway/options.js';
 import { corsPolicyOf } from '../core/http/cors.js';
-import { toErrorResponse } from '../core/http/error-envelope.js';
-import { frontDoor } from '../core/http/api-front-door.js';
-import type { Gateway } from '../core/gateway.js';
+import { toErrorResponse } from '../core/base/error-envelope.js';
+import { frontDoor } from '../core/gateway/api-front-door.js';
+import type { Gateway } from '../core/gateway/gateway.js';
 import { ROUTES, interceptPattern } from '../core/http/routes.js';
 import type * as Convert from './convert.js';
 import { mswHttp } from './msw-http.js';

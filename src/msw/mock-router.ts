@@ -5,9 +5,9 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
-import type { GatewayOptions, Options } from '../core/config/options.js';
-import { controlsOf, type MockControls } from '../core/admin/controls.js';
-import type { Gateway } from '../core/gateway.js';
+import type { GatewayOptions, Options } from '../core/gateway/options.js';
+import { controlsOf, type MockControls } from '../core/gateway/mock-controls.js';
+import type { Gateway } from '../core/gateway/gateway.js';
 import { createHandlers } from './handlers.js';
 
 /**

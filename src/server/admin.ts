@@ -11,12 +11,12 @@ import { ADMIN_ENDPOINTS, ADMIN_PREFIX, handleAdmin, isHealthPath } from '../cor
 import { guardAdmin, type GuardChecks } from '../core/admin/guard.js';
 import type { HostPolicy } from '../core/admin/hosts.js';
 import { AdminSessions } from '../core/admin/login-sessions.js';
-import type { FrontDoor } from '../core/http/api-front-door.js';
+import type { FrontDoor } from '../core/gateway/api-front-door.js';
 import { apiIndex, isIndexRequest } from '../core/http/api-index.js';
 import { corsPreflight, isPreflight, withCorsHeaders, type CorsPolicy } from '../core/http/cors.js';
 import { header } from '../core/http/request.js';
-import type { Gateway } from '../core/gateway.js';
-import type { CoreRequest, CoreResponse } from '../core/types.js';
+import type { Gateway } from '../core/gateway/gateway.js';
+import type { CoreRequest, CoreResponse } from '../core/base/types.js';
 
 /** The dashboard's page (`src/server/ui.ts`), listed in the index beside the admin API. */
 const DASHBOARD_ENDPOINT = `GET ${ADMIN_PREFIX}ui`;

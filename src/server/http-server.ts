@@ -8,16 +8,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostPolicyOf } from '../core/admin/hosts.js';
-import { frontDoor } from '../core/http/api-front-door.js';
+import { frontDoor } from '../core/gateway/api-front-door.js';
 import { corsPolicyOf } from '../core/http/cors.js';
-import type { Gateway } from '../core/gateway.js';
+import type { Gateway } from '../core/gateway/gateway.js';
 import { API_METHODS, badUrl, expectationFailed, hostRequired, malformedRequest, methodNotAllowed } from '../core/http/malformed-requests.js';
 import { redactUrl } from '../core/http/redact.js';
-import { consoleReporter, type ErrorReporter } from '../core/report-error.js';
-import type { CoreResponse } from '../core/types.js';
+import { consoleReporter, type ErrorReporter } from '../core/base/report-error.js';
+import type { CoreResponse } from '../core/base/types.js';
 import { withAdmin } from './admin.js';
-import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, toCoreRequest } from '../node-http/adapter.js';
-import { rawHttpResponse, sendResult, writeResult } from '../node-http/send.js';
+import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, toCoreRequest } from '../node-adapter/adapter.js';
+import { rawHttpResponse, sendResult, writeResult } from '../node-adapter/send.js';
 import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 import { withDashboard } from './ui.js';
@@ -29,7 +29,7 @@ export interface HttpServerOptions extends Pick<ServerOptions, 'logger' | 'admin
   gateway: Gateway;
   /**
    * Where unexpected errors go (a result Node cannot send, a body that fails); default one `console.error` line.
-   * `startServer` passes the gateway's reporter (see `src/core/report-error.ts`).
+   * `startServer` passes the gateway's reporter (see `src/core/base/report-error.ts`).
    */
   report?: ErrorReporter | undefined;
   /** The addresses the server answers as, for the admin API's Host check: its bound address, or every interface's when bound to all. */
@@ -91,8 +91,8 @@ function logRequest(logger: ServerLogger, request: IncomingMessage, response: Se
  * Makes the server (not listening). Each request, in order: a path that does not decode is 400 (`badUrl`); a
  * body is read when the method may carry one and the request says it has one (`hasRequestBody`), at most
  * `MAX_BODY_BYTES` (413 past it); HTTP/1.1 without `Host` is 400; then the answer of the front door
- * (`src/core/http/api-front-door.ts`) with the admin API (`withAdmin`, `admin.ts`; only its health check when
- * `admin` is `false`) and the dashboard (`withDashboard`, `ui.ts`) around it, sent by `sendResult` (`src/node-http/send.ts`).
+ * (`src/core/gateway/api-front-door.ts`) with the admin API (`withAdmin`, `admin.ts`; only its health check when
+ * `admin` is `false`) and the dashboard (`withDashboard`, `ui.ts`) around it, sent by `sendResult` (`src/node-adapter/send.ts`).
  * Any method reaches the core (`OPTIONS` too: CORS preflights are the front door's), which answers a method served
  * nowhere with 405; `CONNECT`, which Node hands to no request handler, gets that 405 here. Request bodies are taken
  * as bytes whatever their content type, so the core validates them the same way in every mode. The server's own

@@ -10,8 +10,8 @@
  * @module
  */
 import { networkInterfaces } from 'node:os';
-import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/report-error.js';
-import { createGateway, type Gateway } from '../node/create-gateway.js';
+import { consoleReporter, describeError, safeReporter, type ErrorReporter } from '../core/base/report-error.js';
+import { createGateway, type Gateway } from '../node-platform/create-gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import { createHttpServer } from './http-server.js';
 import { listenAddresses, listenOnAll } from './listen-addresses.js';
@@ -19,14 +19,10 @@ import { checkListenOptions } from './listen-options.js';
 import { checkStoreOptions, type ServerLogger, type ServerOptions } from './server-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 export type { ServerLogger, ServerOptions } from './server-options.js';
-export type { AllowedHostsOption, CorsOption, Options } from '../core/config/options.js';
+export type { AllowedHostsOption, CorsOption, Options } from '../core/gateway/options.js';
 // The errors startServer throws, here too so a standalone-only program need not import the package's main entry
 // (which imports msw).
-export { OptionsError } from '../core/config/options.js';
-export { ScenarioError } from '../core/scenarios/parse.js';
-export { FixtureError } from '../core/config/validate-fixtures.js';
-export { ConfigFileError, type ConfigProblem } from '../core/config/validate-config.js';
-export { KeysError } from '../core/accounts/accounts.js';
+export * from '../core/base/errors.js';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 4010;
@@ -89,14 +85,11 @@ function loggerStoreStatus(logger: ServerLogger | undefined): NonNullable<Server
  * before their store does.
  *
  * @returns a promise of the running server, once it listens.
- * @throws (the promise rejects) {FixtureError}, {ScenarioError} or {KeysError} for a bad fixtures, scenario or keys
- *   file; `OptionsError` for a bad option: `port` not a whole number 0–65,535, `host` not a string, `timeouts`
- *   with an unknown key, a value not whole ms from 0 to 2,147,483,647 or `headers` above `request`, `cors` not `*`
- *   or `scheme://host[:port]` origins, `allowedHosts` an entry that is no host, `store`, `storePrefix` or
- *   `replicaId` as `checkStoreOptions` of `server-options.ts` says, and those of `createMockRouter`; the
- *   `StoreConnectError` of `Gateway.connect` (naming the URL without its password) when the store does not answer
- *   within 10 s; the listen error (for example `EADDRINUSE`, with `code`) when the port cannot be bound. After a
- *   rejection nothing listens and the gateway is closed.
+ * @throws (the promise rejects) an error of `src/core/base/errors.ts` (every entry exports them all), each naming the
+ *   option or the file and what was expected: `OptionsError` (the options of `createMockRouter`, and `port`,
+ *   `host`, `timeouts`, `cors`, `allowedHosts`, `store`, `storePrefix`, `replicaId`), `FixtureError`,
+ *   `ScenarioError`, `KeysError`, `StoreConnectError` (no answer from the store within 10 s); or the listen error
+ *   (for example `EADDRINUSE`, with `code`). After a rejection nothing listens and the gateway is closed.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const listen = checkListenOptions(options);

@@ -6,7 +6,7 @@
  * @module
  */
 import * as z from 'zod';
-import { parseOptions } from '../core/config/options.js';
+import { parseOptions } from '../core/gateway/options.js';
 import { SERVER_TIMEOUTS } from './timeouts.js';
 
 /** The longest timeout Node's timers keep, ms (2^31 − 1, about 24.8 days); a longer one fires after 1 ms. */

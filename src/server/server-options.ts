@@ -1,12 +1,12 @@
 /**
- * The options of `startServer`: every option of mockrouter (`Options` of `src/core/config/options.ts`, where each
+ * The options of `startServer`: every option of mockrouter (`Options` of `src/core/gateway/options.ts`, where each
  * is documented once) and the request logger, which only the standalone server has.
  *
  * @module
  */
-import type { Options } from '../core/config/options.js';
-import { checkStoreNames } from '../core/store/store-names.js';
-import { parseStoreUrl } from '../node/redis-store/url.js';
+import type { Options } from '../core/gateway/options.js';
+import { checkStoreNames } from '../core/gateway/store-names.js';
+import { parseStoreUrl } from '../node-platform/redis-store/url.js';
 
 /**
  * What the server logs through: a pino logger fits (`pino()`; the `mockrouter` command's is made by
@@ -32,11 +32,11 @@ export interface ServerOptions extends Options {
 }
 
 /**
- * Checks the options of the shared store (documented in `src/core/config/options.ts`) before anything is built:
- * `store` as `parseStoreUrl` of `src/node/redis-store/url.ts` does (`redis://[user:password@]host[:port][/db]` or
+ * Checks the options of the shared store (documented in `src/core/gateway/options.ts`) before anything is built:
+ * `store` as `parseStoreUrl` of `src/node-platform/redis-store/url.ts` does (`redis://[user:password@]host[:port][/db]` or
  * `rediss://`), `storePrefix` a non-empty string, `replicaId` a non-empty string of printable characters (no
  * Unicode "other" category: control, format, unassigned), at most 200 characters (`checkStoreNames` of
- * `src/core/config/options.ts`). The
+ * `src/core/gateway/options.ts`). The
  * CLI checks its `--store`, `--store-prefix` and `--replica-id` with it too.
  *
  * @throws {OptionsError} naming the first option at fault, e.g. `store: expected a redis:// or rediss:// URL

@@ -1,16 +1,16 @@
 /**
  * The standalone server's default timeouts (option `timeouts` of `startServer`, documented at `Options.timeouts`
- * in `src/core/config/options.ts`, checked by `listen-options.ts`).
+ * in `src/core/gateway/options.ts`, checked by `listen-options.ts`).
  *
  * @module
  */
-import type { ServerTimeouts } from '../core/config/options.js';
+import type { ServerTimeouts } from '../core/gateway/options.js';
 
-export type { ServerTimeouts } from '../core/config/options.js';
+export type { ServerTimeouts } from '../core/gateway/options.js';
 
 /**
  * The default timeouts of the standalone server, ms; what each bounds is documented once, at {@link ServerTimeouts}
- * (`src/core/config/options.ts`).
+ * (`src/core/gateway/options.ts`).
  */
 export const SERVER_TIMEOUTS = {
   headers: 10_000,

@@ -1,6 +1,6 @@
 /**
  * The dashboard at `GET /__mock/ui` (docs/admin-api.md, "Dashboard"): the standalone server serves the page's built files
- * (`dist/ui/`, read by `src/node/ui-files.ts`) under `/__mock/ui/`. The page is static: everything it shows comes
+ * (`dist/ui/`, read by `src/node-platform/ui-files.ts`) under `/__mock/ui/`. The page is static: everything it shows comes
  * from the admin API, with that API's own guard (the admin token), so the files themselves are served to anyone
  * who reaches the admin API's paths. With `--no-admin` they answer 404 as the rest of the admin API does.
  *
@@ -15,11 +15,11 @@
  * @module
  */
 import { ADMIN_PREFIX } from '../core/admin/admin-api.js';
-import { errorResponse } from '../core/http/error-envelope.js';
+import { errorResponse } from '../core/base/error-envelope.js';
 import { methodNotAllowed } from '../core/http/malformed-requests.js';
 import { header, queryParams } from '../core/http/request.js';
-import type { CoreRequest, CoreResponse } from '../core/types.js';
-import { uiFiles, type UiFiles } from '../node/ui-files.js';
+import type { CoreRequest, CoreResponse } from '../core/base/types.js';
+import { uiFiles, type UiFiles } from '../node-platform/ui-files.js';
 import type { AdminDoor } from './admin.js';
 
 /** Path of the dashboard. */

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { FOLDER_LIMITS } from '../core/config/folder-limits.js';
-import { jsonDepthOf } from '../core/config/json-depth.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../record/index.js';
+import { FOLDER_LIMITS } from '../core/formats/folder-limits.js';
+import { jsonDepthOf } from '../core/base/json-depth.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../recorder/index.js';
 import { VerifyError } from './errors.js';
 
 /** Most bytes of one answer's body, counted after its `Content-Encoding` is decoded: 32 MiB, as `mockrouter record` keeps. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createGateway } from '../node/create-gateway.js';
+import { createGateway } from '../node-platform/create-gateway.js';
 import { MAX_ANSWER_BYTES } from './answer-body.js';
 import { VerifyError } from './errors.js';
 import { runProbes } from './probes.js';

@@ -11,8 +11,8 @@
  * @module
  */
 import type * as z from 'zod';
-import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../core/config/speech-model-schema.js';
-import { formatPath } from '../core/config/zod-issues.js';
+import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../core/formats/speech-model-schema.js';
+import { formatPath } from '../core/base/zod-issues.js';
 import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
 import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape } from './shape.js';

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Gateway } from '../core/gateway.js';
+import type { Gateway } from '../core/gateway/gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
-import type { CoreBody } from '../core/types.js';
+import type { CoreBody } from '../core/base/types.js';
 import { redactUrlCredentials } from '../core/http/redact.js';
 import { bytesText, jsonOfText, readTextWithin } from './answer-body.js';
 import { VerifyError } from './errors.js';

@@ -44,7 +44,7 @@ export interface ProbeError {
  * One difference. `path` is the JSON path in the body (`data.endpoints[].pricing.prompt`; `''` for the whole
  * body), `status` for the HTTP status, or `header <Name>`. `kind` is a {@link ShapeDifference}'s, or `status`,
  * `header`, `body` (one side's body is no JSON) or `schema` (an answer the schema written from the gateway's docs
- * refuses: `src/core/config/speech-model-schema.ts`). `upstream` and `mockrouter` say what each side has.
+ * refuses: `src/core/formats/speech-model-schema.ts`). `upstream` and `mockrouter` say what each side has.
  */
 export interface Difference {
   readonly probe: ProbeName;

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createGateway } from '../../src/node/create-gateway.js';
+import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch } from '../support/browser.js';
 import type { WordsPage } from './pages/words-page.js';
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createGateway } from '../../src/node/create-gateway.js';
+import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { decodeMp3 } from '../support/audio.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch, type StaticServer } from '../support/browser.js';
 import type { WorkerPage } from './pages/worker-page.js';

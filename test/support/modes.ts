@@ -15,7 +15,7 @@ import express, { type Express } from 'express';
 import { createRequire } from 'node:module';
 import { setupServer } from 'msw/node';
 import { createMockRouter, type MockRouterOptions } from '../../src/index.js';
-import type { Gateway } from '../../src/core/gateway.js';
+import type { Gateway } from '../../src/core/gateway/gateway.js';
 import { startServer } from '../../src/server/index.js';
 import { createMiddleware } from '../../src/express/index.js';
 import { errorOnUnhandled } from '../../src/msw/compat.js';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ModelRecord } from '../../src/core/config/fixture-schema.js';
+import type { ModelRecord } from '../../src/core/formats/fixture-schema.js';
 
 const AUTHORS = [
   ['openai', 'OpenAI'],

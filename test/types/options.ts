@@ -1,6 +1,6 @@
 /**
  * Type test of the options as a user's project sees them (the package's own `.d.ts`, after `npm run build`): every
- * entry point takes a part of the one documented `Options` (`src/core/config/options.ts`); in browsers the forms
+ * entry point takes a part of the one documented `Options` (`src/core/gateway/options.ts`); in browsers the forms
  * that name files are refused by type. And the clock has one shape: the `clock` event's data is the clock's
  * answer. Never run, only compiled (`test/types/tsconfig.json`, `npm run typecheck`).
  */

@@ -7,9 +7,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCatalog } from '../../src/core/catalog/catalog.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, parseModelQuery, selectModels, type ModelFacts, type ModelQuery } from '../../src/core/catalog/model-query.js';
-import type { ModelRecord, ProviderEntry } from '../../src/core/config/fixture-schema.js';
-import { GatewayError } from '../../src/core/http/error-envelope.js';
-import { loadFixtures } from '../../src/node/fixtures.js';
+import type { ModelRecord, ProviderEntry } from '../../src/core/formats/fixture-schema.js';
+import { GatewayError } from '../../src/core/base/error-envelope.js';
+import { loadFixtures } from '../../src/node-platform/fixtures.js';
 
 const DAY_S = 86_400;
 /** The clock of every selection: 2026-01-02, unix seconds. */

@@ -1,12 +1,12 @@
 /**
  * Where the MP3 encoder's WebAssembly comes from: the renderer's `mp3Wasm` (the platform's: in Node.js the installed
- * `wasm-media-encoders/wasm/mp3` file, `src/node/platform.ts`) is the source of the first MP3 render, with or
+ * `wasm-media-encoders/wasm/mp3` file, `src/node-platform/platform.ts`) is the source of the first MP3 render, with or
  * without a `warmUp()` before it. Runs in a file of its own: the encoder is loaded once per process (module state).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { createAudioRenderer } from '../../src/core/audio/index.js';
+import { createAudioRenderer } from '../../src/core/audio/renderer.js';
 import { mp3EncoderReady } from '../../src/core/audio/mp3.js';
 
 const wasmFile = createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/mp3');

@@ -1,5 +1,5 @@
 /**
- * The request pipeline (src/core/pipeline.ts) called as a function, on a gateway context built here from the
+ * The request pipeline (src/core/gateway/pipeline.ts) called as a function, on a gateway context built here from the
  * core's own factories: the order of its checks (route 404/405, then auth 401, then the scenario and the
  * operation), the session of each request, the scenario rule it applies (per session), and the rule's effects on a
  * new response (`X-Mock-Applied`, delay, cut audio). Every failure is an envelope; the pipeline never throws. What a
@@ -7,19 +7,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Accounts } from '../../src/core/accounts/accounts.js';
-import { createAudioRenderer } from '../../src/core/audio/index.js';
+import { createAudioRenderer } from '../../src/core/audio/renderer.js';
 import { createCatalog } from '../../src/core/catalog/catalog.js';
-import { Clock } from '../../src/core/clock.js';
-import type { GatewayContext } from '../../src/core/context.js';
-import { createGenerationStore } from '../../src/core/generations/store.js';
+import { Clock } from '../../src/core/base/clock.js';
+import type { GatewayContext } from '../../src/core/operations/context.js';
+import { createGenerationStore } from '../../src/core/generations/known-generations.js';
 import { Journal } from '../../src/core/journal/journal.js';
 import { createMemoryStore } from '../../src/core/store/memory-store.js';
-import { createPipeline, type Pipeline } from '../../src/core/pipeline.js';
+import { createPipeline, type Pipeline } from '../../src/core/gateway/pipeline.js';
 import { ScenarioEngine } from '../../src/core/scenarios/engine.js';
 import { scenarioRegistry } from '../../src/core/scenarios/parse.js';
-import { StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../../src/core/types.js';
-import { loadFixtures } from '../../src/node/fixtures.js';
-import { loadBuiltinScenarios } from '../../src/node/scenarios.js';
+import { StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../../src/core/base/types.js';
+import { loadFixtures } from '../../src/node-platform/fixtures.js';
+import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);

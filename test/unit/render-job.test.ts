@@ -1,5 +1,5 @@
 /**
- * The render job (src/core/audio/render-job.ts) and the renderer's `open` (src/core/audio/index.ts) called as
+ * The render job (src/core/audio/render-job.ts) and the renderer's `open` (src/core/audio/renderer.ts) called as
  * functions: the pieces concatenate to the whole render (`renderBytes`), in PCM and MP3; every size is known from
  * the plan before the first byte (2 bytes a sample for PCM, `mp3ByteLength` for MP3, `sampleCount / 24` ms);
  * readers share one render; a render whose readers all leave stops; at most `MAX_CONCURRENT_MP3_RENDERS` MP3
@@ -7,7 +7,7 @@
  * test/streaming.test.ts; the pieces of `byteChunks` for many inputs are in test/speech-pieces.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/index.js';
+import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';
 import { SAMPLE_RATE, samplesToMs } from '../../src/core/audio/format.js';
 import { loadMp3Encoder, mp3ByteLength } from '../../src/core/audio/mp3.js';
 import { planSpeech } from '../../src/core/audio/plan.js';

@@ -6,12 +6,13 @@
  * what a client sees, are in test/scenario-headers.test.ts and test/scenarios-*.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { GatewayError } from '../../src/core/http/error-envelope.js';
+import { GatewayError } from '../../src/core/base/error-envelope.js';
 import { delayOf } from '../../src/core/scenarios/effects.js';
 import { ScenarioEngine, type AppliedRule, type RequestFacts } from '../../src/core/scenarios/engine.js';
-import { ScenarioError, parseScenario, scenarioRegistry } from '../../src/core/scenarios/parse.js';
+import { ScenarioError } from '../../src/core/base/errors.js';
+import { parseScenario, scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../../src/core/scenarios/schema.js';
-import { loadBuiltinScenarios } from '../../src/node/scenarios.js';
+import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 

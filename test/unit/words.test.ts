@@ -4,7 +4,7 @@
  * `test/speech-words.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { loadFixtures } from '../../src/node/fixtures.js';
+import { loadFixtures } from '../../src/node-platform/fixtures.js';
 import { MAX_PIECE_CHARS, MAX_TOKEN_CHARS, speechPieces } from '../../src/core/audio/words/pieces.js';
 import { resample16kTo24k } from '../../src/core/audio/words/resample.js';
 import { PITCH_RANGES, SPEAKER_TABLE, speakerOf } from '../../src/core/audio/words/speakers.js';

@@ -8,23 +8,19 @@
  *
  * @module
  */
-import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
+import { KeysError } from '../base/errors.js';
+import { TRAFFIC_BOUND, boundedMap } from '../base/bounded-map.js';
 import * as z from 'zod';
 import { bearerKey } from './auth.js';
-import { validateConfig, ConfigFileError } from '../config/validate-config.js';
+import { validateConfig } from '../base/validate-config.js';
 import { ledgerSums, type DailySums } from './daily-ledger.js';
-import { GatewayError } from '../http/error-envelope.js';
-import { userIdFor } from '../ids.js';
+import { GatewayError } from '../base/error-envelope.js';
+import { userIdFor } from '../base/ids.js';
 import { FREE_MODEL_LIMIT, RateLimitSchema, windowRefusal, type RateLimit } from './rate-limit.js';
-import type { GatewayStore, WindowVerdict } from '../store/types.js';
-import { andThen, type HeaderMap, type MaybePromise } from '../types.js';
+import type { AccountsStore, WindowVerdict } from './accounts-store.js';
+import { andThen, type HeaderMap, type MaybePromise } from '../base/types.js';
 import { forgetKeyDigests, keyDigest } from './session.js';
-import { roundUsd } from './usd.js';
-
-/** A keys file or definition is invalid (message: file, path inside it, what was expected). */
-export class KeysError extends ConfigFileError {
-  override name = 'KeysError';
-}
+import { roundUsd } from '../base/usd.js';
 
 /** One key of a keys file. */
 const KeyEntrySchema = z.strictObject(
@@ -150,13 +146,13 @@ function accountOf(entry: Pick<KeyEntryOutput, 'key'> & Partial<KeyEntryOutput>,
 export class Accounts {
   readonly #entries: Map<string, KeyEntryOutput> | undefined;
   readonly #accounts = boundedMap<string, Account>(MAX_ACCOUNTS);
-  readonly #store: GatewayStore;
+  readonly #store: AccountsStore;
 
   /**
    * @param entries the valid keys; `undefined` accepts any non-empty key with unlimited credit.
    * @param store where balances, usage and rate-limit windows are kept.
    */
-  constructor(entries: readonly KeyEntryOutput[] | undefined, store: GatewayStore) {
+  constructor(entries: readonly KeyEntryOutput[] | undefined, store: AccountsStore) {
     this.#entries = entries ? new Map(entries.map((e) => [e.key, e])) : undefined;
     this.#store = store;
   }

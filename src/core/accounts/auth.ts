@@ -5,7 +5,7 @@
  * @module
  */
 import { header } from '../http/request.js';
-import type { HeaderMap } from '../types.js';
+import type { HeaderMap } from '../base/types.js';
 
 const BEARER = /^Bearer[ \t]+(.*)$/i;
 

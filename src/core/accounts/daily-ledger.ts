@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { LedgerState } from '../store/types.js';
-import { roundUsd } from './usd.js';
+import type { LedgerState } from './accounts-store.js';
+import { roundUsd } from '../base/usd.js';
 
 /** Milliseconds in a day. */
 const DAY_MS = 86_400_000;

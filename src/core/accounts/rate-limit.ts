@@ -10,7 +10,7 @@
  * @module
  */
 import * as z from 'zod';
-import { GatewayError, type GatewayErrorInit } from '../http/error-envelope.js';
+import { GatewayError, type GatewayErrorInit } from '../base/error-envelope.js';
 
 /** A rate limit: at most `requests` requests per `interval_s` seconds (a fixed window from the first request). */
 export const RateLimitSchema = z.strictObject({

@@ -7,7 +7,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { boundedMap } from '../bounded-map.js';
+import { boundedMap } from '../base/bounded-map.js';
 
 /** Longest key whose digest is memoized, characters; longer keys are hashed on each request (cost grows with length). */
 const MAX_MEMOIZED_KEY_LENGTH = 256;

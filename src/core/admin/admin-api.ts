@@ -32,15 +32,16 @@ import { guardAdmin, login } from './guard.js';
 import type { AdminSessions } from './login-sessions.js';
 import { hostPolicyOf, type HostPolicy } from './hosts.js';
 import { DEFAULT_CORS_POLICY, type CorsPolicy } from '../http/cors.js';
-import { GatewayError, jsonResponse, toErrorResponse } from '../http/error-envelope.js';
-import type { Gateway } from '../gateway.js';
+import { GatewayError, jsonResponse, toErrorResponse } from '../base/error-envelope.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { readJsonBody } from '../http/request.js';
 import { matchSegments } from '../http/routes.js';
-import { problemLine } from '../config/validate-config.js';
+import { problemLine, ScenarioError } from '../base/errors.js';
+
 import { ADMIN_METHODS, SERVED_METHODS, methodNotAllowed } from '../http/malformed-requests.js';
-import { ScenarioError } from '../scenarios/parse.js';
+
 import type { Scenario, ScenarioDefinition } from '../scenarios/schema.js';
-import type { CoreRequest, CoreResponse, MaybePromise } from '../types.js';
+import type { CoreRequest, CoreResponse, MaybePromise } from '../base/types.js';
 import type { AdminAuth, DefaultScenario, HealthAnswer, ScenarioDetail, ScenarioList, SpeechModelDetail } from './wire.js';
 import { modelIdOfPath } from '../operations/model.js';
 
@@ -48,7 +49,6 @@ export { MAX_PAGE_SIZE } from './journal-routes.js';
 
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/__mock/';
-
 
 const noContent: CoreResponse = { status: 204, headers: {}, body: null };
 

@@ -5,11 +5,11 @@
  * @module
  */
 import * as z from 'zod';
-import { advanceProblem, clockTimeProblem, mostAdvanceMs, parseIsoTime } from '../clock.js';
-import { GatewayError, jsonResponse } from '../http/error-envelope.js';
-import type { Gateway } from '../gateway.js';
+import { advanceProblem, clockTimeProblem, mostAdvanceMs, parseIsoTime } from '../base/clock.js';
+import { GatewayError, jsonResponse } from '../base/error-envelope.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { readJsonBody } from '../http/request.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreRequest, CoreResponse } from '../base/types.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import { clockStateOf } from '../journal/gateway-events.js';
 import type { ClockState } from './wire.js';

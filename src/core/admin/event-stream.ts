@@ -19,9 +19,9 @@
  *
  * @module
  */
-import { errorResponse } from '../http/error-envelope.js';
+import { errorResponse } from '../base/error-envelope.js';
 import type { GatewayEvent, GatewayEventSource } from '../journal/gateway-events.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 import type { EventData } from './wire.js';
 
 /** Most clients of one gateway's event stream at once. */

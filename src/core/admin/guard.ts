@@ -32,12 +32,12 @@
  */
 import { bearerKey } from '../accounts/auth.js';
 import type { CorsPolicy } from '../http/cors.js';
-import { errorResponse } from '../http/error-envelope.js';
+import { errorResponse } from '../base/error-envelope.js';
 import type { AdminSessions } from './login-sessions.js';
 import { hostOfHeader, isAllowedHost, type HostPolicy } from './hosts.js';
 import { paramName } from '../http/redact.js';
 import { header, queryParams } from '../http/request.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreRequest, CoreResponse } from '../base/types.js';
 
 /** Prefix of the login cookie's name; the port follows ({@link adminCookieName}). */
 export const ADMIN_COOKIE_PREFIX = 'mockrouter_admin_';

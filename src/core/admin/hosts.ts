@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { OptionsError, type AllowedHostsOption } from '../config/options.js';
+import { OptionsError } from '../base/errors.js';
+import { type AllowedHostsOption } from '../gateway/options.js';
 
-export type { AllowedHostsOption } from '../config/options.js';
+export type { AllowedHostsOption } from '../gateway/options.js';
 
 /** Which `Host` values the admin API answers; made by {@link hostPolicyOf}. */
 export interface HostPolicy {

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { GatewayError, jsonResponse } from '../http/error-envelope.js';
-import type { Gateway } from '../gateway.js';
+import { GatewayError, jsonResponse } from '../base/error-envelope.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { DEFAULT_PAGE_SIZE, type JournalFilter } from '../journal/journal.js';
 import { queryParams, singleParam } from '../http/request.js';
 import { OPERATIONS, type Operation } from '../http/routes.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreRequest, CoreResponse } from '../base/types.js';
 import type { JournalEntry, RequestsPage } from './wire.js';
 
 /** Path parameters of an admin route (`{seq}`, `{name}`), raw. */

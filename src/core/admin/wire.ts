@@ -6,7 +6,7 @@
  * @module
  */
 import type { SpeechModelResponse } from '../catalog/speech-models.js';
-import type { ErrorEnvelope } from '../http/error-envelope.js';
+import type { ErrorEnvelope } from '../base/error-envelope.js';
 import type { ClockState, GatewayEvent, GatewayEventType } from '../journal/gateway-events.js';
 import type { JournalEntry } from '../journal/journal.js';
 import type { Rule } from '../scenarios/schema.js';

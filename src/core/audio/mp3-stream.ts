@@ -1,6 +1,6 @@
 /**
  * The MP3 stream encoder: {@link createMp3Stream} and {@link encodeMp3}, the tag frame of
- * `src/core/audio/mp3-tag.ts` followed by the frames of the WebAssembly LAME of `src/core/audio/mp3-wasm.ts`.
+ * `src/core/audio/mp3-tag.ts` followed by the frames of the WebAssembly LAME of `src/core/audio/lame-instance.ts`.
  * Import these from `src/core/audio/mp3.ts`, which also loads the encoder.
  *
  * @module
@@ -8,8 +8,8 @@
 
 import { SAMPLE_RATE } from './format.js';
 import { MP3_BITRATE_KBPS, buildInfoFrame, mp3ByteLength } from './mp3-tag.js';
-import { concat } from '../bytes.js';
-import { type LameEncoder, openLameEncoder } from './mp3-wasm.js';
+import { concat } from '../base/bytes.js';
+import { type LameEncoder, openLameEncoder } from './lame-instance.js';
 
 /**
  * An encoder for one MP3 stream of a sample count fixed in advance.

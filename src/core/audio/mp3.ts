@@ -1,6 +1,6 @@
 /**
  * MP3 encoding for OpenRouter's `response_format: "mp3"` (`createAudioSpeech`, served as `Content-Type:
- * audio/mpeg`), with LAME 3.100 compiled to WebAssembly (`src/core/audio/mp3-wasm.ts`).
+ * audio/mpeg`), with LAME 3.100 compiled to WebAssembly (`src/core/audio/lame-instance.ts`).
  *
  * Output: MPEG-2 Layer III, 24,000 Hz, mono, constant 64 kbps (`MP3_BITRATE_KBPS`), every frame 192 bytes; the
  * first frame is a Xing "Info" frame with a LAME tag recording the encoder delay (576 samples) and end padding
@@ -22,8 +22,8 @@ export {
   mp3EncoderReady,
   retryMp3EncoderLoad,
   type Mp3WasmSource,
-} from './mp3-wasm.js';
-export { bundledMp3Wasm } from './lame-wasm.js';
+} from './lame-instance.js';
+export { bundledMp3Wasm } from './lame-glue.js';
 export { type Mp3Stream, type OpenMp3Stream, createMp3Stream, createOpenMp3Stream, encodeMp3 } from './mp3-stream.js';
 export {
   MP3_BITRATE_KBPS,

@@ -17,7 +17,7 @@
  */
 
 import { SAMPLE_RATE } from './format.js';
-import { combineSeeds, createPrng, hashString, mixSeed } from '../prng.js';
+import { combineSeeds, createPrng, hashString, mixSeed } from '../base/prng.js';
 import { tokenize } from './tokenize.js';
 import type { BreakStrength, Burst, SpeechPlan, SynthesisRequest, Token } from './types.js';
 import { NEUTRAL_VOWEL, SPEED_RANGE } from './types.js';

@@ -11,9 +11,9 @@
  * @module
  */
 import { ChunkedBody, type SizedBody } from '../http/body.js';
-import { yieldToEventLoop } from '../event-loop.js';
+import { yieldToEventLoop } from '../base/event-loop.js';
 import { loadMp3Encoder, mp3EncoderReady, type Mp3WasmSource } from './mp3.js';
-import { concat } from '../bytes.js';
+import { concat } from '../base/bytes.js';
 import { BodyAssembler } from './stream.js';
 import type { AudioFormat } from './types.js';
 

@@ -14,9 +14,9 @@
  * @module
  */
 
-import { boundedMap } from '../bounded-map.js';
+import { boundedMap } from '../base/bounded-map.js';
 import { SAMPLE_RATE } from './format.js';
-import { hashString } from '../prng.js';
+import { hashString } from '../base/prng.js';
 import type { VoiceProfile } from './types.js';
 
 /** Lowest voice fundamental in Hz (ladder step 0). */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { boundedMap } from '../bounded-map.js';
-import { entryOf, type Alias, type Fixtures, type ModelRecord, type ProviderEntry, type SpeechModelInfo } from '../config/fixture-schema.js';
+import { boundedMap } from '../base/bounded-map.js';
+import { entryOf, type Alias, type Fixtures, type ModelRecord, type ProviderEntry, type SpeechModelInfo } from '../formats/fixture-schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 

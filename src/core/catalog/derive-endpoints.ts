@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { ModelRecord, ProviderEntry } from '../config/fixture-schema.js';
-import { hashString, unitFloat } from '../prng.js';
+import type { ModelRecord, ProviderEntry } from '../formats/fixture-schema.js';
+import { hashString, unitFloat } from '../base/prng.js';
 import type { ResolvedModel } from './catalog.js';
 
 /** Percentiles of one measure over the last 30 minutes (the document's `PercentileStats`). */

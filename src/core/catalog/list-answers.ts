@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { boundedMap, type BoundedMap } from '../bounded-map.js';
+import { boundedMap, type BoundedMap } from '../base/bounded-map.js';
 import type { Catalog } from './catalog.js';
 
 /** Most list answers kept per catalog (least recently used dropped first). */

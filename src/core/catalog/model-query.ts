@@ -11,7 +11,7 @@
  * @module
  */
 import * as z from 'zod';
-import type { ModelRecord, ProviderEntry } from '../config/fixture-schema.js';
+import type { ModelRecord, ProviderEntry } from '../formats/fixture-schema.js';
 import { singleParam } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ModelRecord, ProviderEntry, SpeechModelInfo } from '../config/fixture-schema.js';
+import type { ModelRecord, ProviderEntry, SpeechModelInfo } from '../formats/fixture-schema.js';
 import { SPEED_RANGE } from '../audio/types.js';
 
 /** A parameter whose values are listed (`voice`, `response_format`). */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ModelRecord } from '../config/fixture-schema.js';
+import type { ModelRecord } from '../formats/fixture-schema.js';
 
 /**
  * The variant suffixes the gateway accepts after a colon, and what the simulator changes in the base record for each.

@@ -6,7 +6,7 @@
  * @module
  */
 import { API_PREFIX, ROUTES } from './routes.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 
 /** Paths that answer the index (with or without a trailing slash). */
 const INDEX_PATHS = new Set(['/', API_PREFIX, `${API_PREFIX}/`]);

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { CoreBody, StreamedBody } from '../types.js';
+import type { CoreBody, StreamedBody } from '../base/types.js';
 
-export type { StreamedBody } from '../types.js';
+export type { StreamedBody } from '../base/types.js';
 
 /** Default chunk size of streamed audio, in bytes (16 KiB). */
 export const DEFAULT_CHUNK_BYTES = 16 * 1024;

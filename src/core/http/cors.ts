@@ -12,12 +12,18 @@
  *
  * @module
  */
-import { errorResponse } from './error-envelope.js';
+import { errorResponse } from '../base/error-envelope.js';
 import { header } from './request.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
-import { OptionsError, type CorsOption } from '../config/options.js';
-
-export type { CorsOption } from '../config/options.js';
+import type { CoreRequest, CoreResponse } from '../base/types.js';
+import { OptionsError } from '../base/errors.js';
+/**
+ * The type of option `Options.cors` (`src/core/gateway/options.ts`) (the CLI's `--cors`): `*`, or origins `scheme://host[:port]`, as one
+ * comma-separated string or a list.
+ *
+ * @example 'http://localhost:5173,https://app.example'
+ * @example ['http://localhost:5173']
+ */
+export type CorsOption = string | readonly string[];
 
 /** Which origins may call cross-origin; made by {@link corsPolicyOf}. */
 export interface CorsPolicy {

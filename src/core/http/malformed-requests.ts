@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { GatewayError, errorResponse } from './error-envelope.js';
+import { GatewayError, errorResponse } from '../base/error-envelope.js';
 import { redactUrlsIn } from './redact.js';
 import { bodyTooLargeMessage } from './request.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 
 /** Node's parser error codes that have a status of their own; any other malformed request is a 400. */
 const PARSER_STATUS: Readonly<Record<string, number>> = {

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { jsonDepthOf } from '../config/json-depth.js';
-import { GatewayError } from './error-envelope.js';
-import type { CoreRequest, HeaderMap } from '../types.js';
+import { jsonDepthOf } from '../base/json-depth.js';
+import { GatewayError } from '../base/error-envelope.js';
+import type { CoreRequest, HeaderMap } from '../base/types.js';
 
 /** The largest request body accepted, in bytes (1 MiB); a larger one is a 413 envelope. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,8 +5,8 @@
  * @module
  */
 import type { z } from 'zod';
-import { GatewayError } from './error-envelope.js';
-import { formatPath } from '../config/zod-issues.js';
+import { GatewayError } from '../base/error-envelope.js';
+import { formatPath } from '../base/zod-issues.js';
 
 /**
  * Parses `value` with `schema`.

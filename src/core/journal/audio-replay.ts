@@ -6,11 +6,10 @@
  *
  * @module
  */
-import type { AudioRenderer } from '../audio/index.js';
-import { concat } from '../bytes.js';
+import type { AudioRenderer } from '../audio/renderer.js';
+import { concat } from '../base/bytes.js';
 import type { StreamedBody } from '../http/body.js';
-import type { JournalEntry } from './journal.js';
-import { JOURNAL_BODY_LIMIT } from './record-request.js';
+import { JOURNAL_BODY_LIMIT, type JournalEntry } from './journal.js';
 
 /** The audio to send again: its content type, length and body (rendered as it is read, or from the cache). */
 export interface ReplayedAudio {

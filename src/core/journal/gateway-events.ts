@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { isoWithOffset, type Clock } from '../clock.js';
+import { isoWithOffset, type Clock } from '../base/clock.js';
 import type { JournalEntry } from './journal.js';
-import { consoleReporter, safeReporter, type ErrorReporter } from '../report-error.js';
+import { consoleReporter, safeReporter, type ErrorReporter } from '../base/report-error.js';
 
 /**
  * The clock, one shape wherever it is sent: the `clock` event's data, and the answer of `GET /__mock/clock` and

@@ -4,9 +4,9 @@
  * @module
  */
 import type { Operation } from '../http/routes.js';
-import type { BodyEnd, SpeechAudio } from '../types.js';
+import type { BodyEnd, SpeechAudio } from '../base/types.js';
 
-export type { BodyEnd, SpeechAudio } from '../types.js';
+export type { BodyEnd, SpeechAudio } from '../base/types.js';
 
 /**
  * The error envelope of an error answer, as the client received it (parsed from the body).
@@ -98,6 +98,9 @@ export interface JournalFilter {
 
 /** Default bound of the journal, in entries. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** Request bodies larger than this are not kept in an entry (a note stands for them), bytes. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /** Default page size of {@link Journal.after}, in entries. */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -7,9 +7,9 @@
  * @module
  */
 import type { Account } from '../accounts/accounts.js';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from './context.js';
 import type { SpeechMode } from '../audio/types.js';
-import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from '../types.js';
+import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from '../base/types.js';
 
 /** One call of an operation. */
 export interface OperationCall {

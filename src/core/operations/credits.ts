@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { GatewayError } from '../http/error-envelope.js';
-import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
+import { GatewayError } from '../base/error-envelope.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 /**

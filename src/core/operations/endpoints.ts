@@ -5,8 +5,8 @@
  * @module
  */
 import { modelEndpoints } from '../catalog/derive-endpoints.js';
-import { GatewayError } from '../http/error-envelope.js';
-import type { CoreResponse } from '../types.js';
+import { GatewayError } from '../base/error-envelope.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 import { modelIdOfPath } from './model.js';
 

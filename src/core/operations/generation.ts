@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { GatewayError } from '../http/error-envelope.js';
+import { GatewayError } from '../base/error-envelope.js';
 import { queryParams, singleParam } from '../http/request.js';
-import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 /**

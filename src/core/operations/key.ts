@@ -5,7 +5,7 @@
  * @module
  */
 import type { Account, KeyState } from '../accounts/accounts.js';
-import { andThen, type CoreResponse, type MaybePromise } from '../types.js';
+import { andThen, type CoreResponse, type MaybePromise } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 /**

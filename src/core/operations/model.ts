@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { GatewayError } from '../http/error-envelope.js';
-import type { CoreResponse } from '../types.js';
+import { GatewayError } from '../base/error-envelope.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json' });

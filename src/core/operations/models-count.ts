@@ -7,7 +7,7 @@
 import { listAnswer } from '../catalog/list-answers.js';
 import { parseModelQuery, selectModels } from '../catalog/model-query.js';
 import { queryParams } from '../http/request.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 import { modelFactsOf } from './models.js';
 

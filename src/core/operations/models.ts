@@ -7,11 +7,11 @@
 import { bestPerformance } from '../catalog/derive-endpoints.js';
 import { listAnswer } from '../catalog/list-answers.js';
 import { parseModelQuery, selectModels, type ModelFacts } from '../catalog/model-query.js';
-import type { GatewayContext } from '../context.js';
-import type { ModelRecord } from '../config/fixture-schema.js';
+import type { GatewayContext } from './context.js';
+import type { ModelRecord } from '../formats/fixture-schema.js';
 import { queryParams } from '../http/request.js';
 import { API_PREFIX } from '../http/routes.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 /** The providers and (on demand) recent performance of a catalog record, for filters and sorts. */

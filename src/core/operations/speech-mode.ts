@@ -6,9 +6,9 @@
  * @module
  */
 import { SPEECH_MODES, type SpeechMode } from '../audio/types.js';
-import { GatewayError } from '../http/error-envelope.js';
+import { GatewayError } from '../base/error-envelope.js';
 import { header } from '../http/request.js';
-import type { CoreRequest } from '../types.js';
+import type { CoreRequest } from '../base/types.js';
 
 /** The control header that picks the speech mode of one request, as sent (`X-Mock-Speech`). */
 export const SPEECH_HEADER_NAME = 'X-Mock-Speech';

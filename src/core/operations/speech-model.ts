@@ -6,8 +6,8 @@
  */
 import { speechModelOf, type SpeechModelResponse } from '../catalog/speech-models.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { GatewayError } from '../http/error-envelope.js';
-import type { CoreResponse } from '../types.js';
+import { GatewayError } from '../base/error-envelope.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 import { modelIdOfPath } from './model.js';
 

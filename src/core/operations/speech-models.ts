@@ -7,7 +7,7 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import { speechModelOf } from '../catalog/speech-models.js';
-import type { CoreResponse } from '../types.js';
+import type { CoreResponse } from '../base/types.js';
 import type { OperationCall } from './call.js';
 
 /** The answer's bytes per catalog, made on the first request (a catalog never changes). */

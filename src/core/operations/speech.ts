@@ -4,22 +4,22 @@
  * @module
  */
 import * as z from 'zod';
-import { GatewayError } from '../http/error-envelope.js';
-import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-record.js';
+import { GatewayError } from '../base/error-envelope.js';
+import { buildSpeechGeneration, readinessDelay, speechCost } from '../generations/speech-generation.js';
 import { readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationAnswer, OperationCall } from './call.js';
 import { SPEED_RANGE, type SpeechMode } from '../audio/types.js';
 import { SPEECH_HEADER_NAME } from './speech-mode.js';
-import { generationIdOf } from '../ids.js';
-import { andThen, type MaybePromise } from '../types.js';
+import { generationIdOf } from '../base/ids.js';
+import { andThen, type MaybePromise } from '../base/types.js';
 import { ChunkedBody } from '../http/body.js';
-import { recordedDurationMs, speechKeyOf, type RecordedAudio } from '../config/recording-schema.js';
+import { recordedDurationMs, speechKeyOf, type RecordedAudio } from '../formats/recording-schema.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import { acceptanceOf, speechModelOf } from '../catalog/speech-models.js';
-import type { GatewayContext } from '../context.js';
+import type { GatewayContext } from './context.js';
 import type { Account } from '../accounts/accounts.js';
-import type { CoreRequest } from '../types.js';
+import type { CoreRequest } from '../base/types.js';
 
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
@@ -263,7 +263,7 @@ type SpeechRequest = z.output<typeof SpeechRequestSchema>;
 
 /**
  * Answers a speech request whose normalized body (`speechKeyOf`) a `fixtures` folder recorded
- * (`src/core/config/recording-schema.ts`): 200 with the recorded bytes, streamed in chunks as rendered audio is, and
+ * (`src/core/formats/recording-schema.ts`): 200 with the recorded bytes, streamed in chunks as rendered audio is, and
  * `Content-Type` exactly as recorded, whatever the seed. The model, voice, format and input length are not checked
  * against the catalog: the upstream answered 200 to this very request. As for any speech call, a generation is
  * made (`X-Generation-Id`, stored for `GET /generation`): when the model is in the catalog it is charged as a

@@ -5,11 +5,11 @@
  * @module
  */
 import { DEFAULT_CHUNK_BYTES, isSized, isStreamed, type SizedBody } from '../http/body.js';
-import { errorResponse } from '../http/error-envelope.js';
-import { userIdFor } from '../ids.js';
-import { hash32 } from '../prng.js';
+import { errorResponse } from '../base/error-envelope.js';
+import { userIdFor } from '../base/ids.js';
+import { hash32 } from '../base/prng.js';
 import { DEFAULT_RETRY_AFTER_S, FREE_MODEL_LIMIT, rateLimitedInit } from '../accounts/rate-limit.js';
-import { StreamCut, type CoreBody, type CoreResponse } from '../types.js';
+import { StreamCut, type CoreBody, type CoreResponse } from '../base/types.js';
 import type { AppliedRule } from './engine.js';
 import type { Rule } from './schema.js';
 

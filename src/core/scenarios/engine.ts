@@ -5,13 +5,13 @@
  * @module
  */
 import { digestOf } from '../accounts/session.js';
-import { GatewayError } from '../http/error-envelope.js';
-import { hash32, hashString } from '../prng.js';
+import { GatewayError } from '../base/error-envelope.js';
+import { hash32, hashString } from '../base/prng.js';
 import { DEFAULT_RETRY_AFTER_S } from '../accounts/rate-limit.js';
 import type { Operation } from '../http/routes.js';
 import { parseScenario, type LoadedScenario } from './parse.js';
 import type { Rule, Scenario, ScenarioDefinition } from './schema.js';
-import { andThen, type MaybePromise } from '../types.js';
+import { andThen, type MaybePromise } from '../base/types.js';
 
 /** Header that picks a loaded scenario for one request (docs/scenarios.md, "Per request: headers"). */
 export const SCENARIO_HEADER = 'x-mock-scenario';

@@ -1,17 +1,13 @@
 /**
  * Validating scenarios (a file's contents, a definition given in code or to `PUT /__mock/scenario`) and building
- * the registry of loaded scenarios. Pure: reading scenario files is Node.js-only (`src/node/scenarios.ts`); the
+ * the registry of loaded scenarios. Pure: reading scenario files is Node.js-only (`src/node-platform/scenarios.ts`); the
  * built-in scenarios come as data (`scenarios/builtins.json`, generated from `scenarios/*.yaml`).
  *
  * @module
  */
-import { ConfigFileError, validateConfig } from '../config/validate-config.js';
+import { ScenarioError } from '../base/errors.js';
+import { validateConfig } from '../base/validate-config.js';
 import { ScenarioSchema, type Scenario } from './schema.js';
-
-/** A scenario file or definition is invalid: the message names the file, the path inside it and what was expected. */
-export class ScenarioError extends ConfigFileError {
-  override name = 'ScenarioError';
-}
 
 /** A loaded scenario and where it came from. */
 export interface LoadedScenario {

@@ -31,7 +31,7 @@ const MatchSchema = z
 
 /**
  * Headers a scenario may not set: they choose how the body is framed, which the adapter decides from the body it
- * sends (a `Content-Length` of a scenario's is allowed and replaced by the body's own, `src/node-http/send.ts`).
+ * sends (a `Content-Length` of a scenario's is allowed and replaced by the body's own, `src/node-adapter/send.ts`).
  */
 const FRAMING_HEADERS = new Set(['transfer-encoding', 'trailer', 'te']);
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { GatewayError } from '../http/error-envelope.js';
+import { GatewayError } from '../base/error-envelope.js';
 
 /** `error.metadata.error_type` of the 500: the simulator's own fault, not a provider's. */
 const STORE_ERROR_TYPE = 'server';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { TRAFFIC_BOUND, boundedMap } from '../bounded-map.js';
+import { TRAFFIC_BOUND, boundedMap } from '../base/bounded-map.js';
 import { DailyLedger } from '../accounts/daily-ledger.js';
 import type { RateLimit } from '../accounts/rate-limit.js';
 import type { Journal } from '../journal/journal.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { clockSettingProblem, type ClockSetting } from '../clock.js';
+import { clockSettingProblem, type ClockSetting } from '../base/clock.js';
 import { storeDataInvalid } from './invalid-data.js';
 import type { SharedControl, SharedScenario } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * The store seam: every piece of a gateway's state that must be the same on every replica goes through one
  * {@link GatewayStore}. Two implementations: in memory (`memory-store.ts`, the default, one process) and
- * Redis-protocol (`src/node/redis-store/`, Valkey 7/8 and Redis 7: replicas sharing one store act as one gateway;
+ * Redis-protocol (`src/node-platform/redis-store/`, Valkey 7/8 and Redis 7: replicas sharing one store act as one gateway;
  * `docs/scale-out.md`).
  *
  * What is state here: generation serials and records, what keys spent (usage and `:free` requests by UTC day),
@@ -11,21 +11,22 @@
  * the same bytes).
  *
  * Every method answers at once when it has nothing to wait for (the memory store always), else a promise: the
- * request path chains them with `andThen` (`src/core/types.ts`), so the default costs no promise. A store that
+ * request path chains them with `andThen` (`src/core/base/types.ts`), so the default costs no promise. A store that
  * cannot be reached rejects with the 503 of {@link storeUnavailable} (`unavailable.ts`); one that holds what the
  * simulator cannot read (a malformed control field, a key of another type), with the 500 of {@link storeDataInvalid}
  * (`invalid-data.ts`).
  *
  * @module
  */
-import type { RateLimit } from '../accounts/rate-limit.js';
-import type { ClockSetting } from '../clock.js';
-import type { GenerationRecord } from '../config/fixture-schema.js';
+import type { AccountsStore, LedgerName, LedgerState, WindowVerdict } from '../accounts/accounts-store.js';
+import type { ClockSetting } from '../base/clock.js';
+import type { GenerationRecord } from '../formats/fixture-schema.js';
 import type { GatewayEvent } from '../journal/gateway-events.js';
 import type { JournalEntry, JournalFilter } from '../journal/journal.js';
-import type { MaybePromise } from '../types.js';
+import type { MaybePromise } from '../base/types.js';
 
-export type { ClockSetting } from '../clock.js';
+export type { ClockSetting } from '../base/clock.js';
+export type { AccountsStore, LedgerName, LedgerState, WindowVerdict };
 
 /** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-record.ts`). */
 export interface CompactGeneration {
@@ -34,22 +35,6 @@ export interface CompactGeneration {
   /** The whole record. */
   record(): GenerationRecord;
 }
-
-/** What one request counted in a fixed window: allowed, or refused until `resetMs` (epoch ms, simulator clock). */
-export type WindowVerdict = { readonly allowed: true } | { readonly allowed: false; readonly resetMs: number };
-
-/** The two sums kept per key: USD spent (`usage`) and `:free` variant requests (`free`). */
-export type LedgerName = 'usage' | 'free';
-
-/**
- * A ledger as stored: the total and the sums by UTC day (day number since 1970-01-01 → amount), the days kept
- * being at most the last 40 before the latest addition (`accounts/daily-ledger.ts`).
- */
-export interface LedgerState {
-  readonly total: number;
-  readonly days: ReadonlyMap<number, number>;
-}
-
 
 /**
  * The default scenario as shared between replicas: each replica's initial one (option `scenario`: replicas are
@@ -122,7 +107,7 @@ export interface StoreJournal extends JournalStore {
 }
 
 /** The state of one simulated gateway, wherever it is kept. */
-export interface GatewayStore {
+export interface GatewayStore extends AccountsStore {
   /** What the store is, for messages: `memory`, or its URL without credentials (`redis://127.0.0.1:6379/0`). */
   readonly description: string;
   /** Whether other processes share it: then every request reads {@link control} first. */
@@ -155,21 +140,6 @@ export interface GatewayStore {
   /** A speech call's record, whatever its readiness, or `undefined`. */
   getGeneration(id: string): MaybePromise<StoredRecord | undefined>;
 
-  /**
-   * Counts one request against `limit` in the fixed window `scope` at `nowMs` (epoch ms, simulator clock): a
-   * window starts at its first request and lasts `interval_s`; a clock moved back before its start opens a new one
-   * (`accounts/rate-limit.ts`).
-   */
-  countWindow(scope: string, limit: RateLimit, nowMs: number): MaybePromise<WindowVerdict>;
-  /**
-   * Charges `costUsd` to key `digest` at `nowMs`, in one step: refused (`false`, nothing counted) when the key has a
-   * limit (`limitUsd`, USD) and what it already spent leaves less than the cost; else added to its `usage` ledger.
-   */
-  charge(digest: string, limitUsd: number | null, costUsd: number, nowMs: number): MaybePromise<boolean>;
-  /** Adds `amount` to ledger `name` of key `digest` at `nowMs`. */
-  addToLedger(name: LedgerName, digest: string, amount: number, nowMs: number): MaybePromise<void>;
-  /** Ledger `name` of key `digest` (empty for a key that never added to it since the last reset). */
-  ledger(name: LedgerName, digest: string): MaybePromise<LedgerState>;
   /** Counts one use of scenario counter `slot` (a fixed-size digest) and gives the count before it. */
   countRule(slot: string): MaybePromise<number>;
 

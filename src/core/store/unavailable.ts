@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { GatewayError } from '../http/error-envelope.js';
+import { GatewayError } from '../base/error-envelope.js';
 
 /** `error.metadata.error_type` of the 503: the simulator's own dependency, not a provider. */
 const STORE_ERROR_TYPE = 'server';

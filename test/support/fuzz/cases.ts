@@ -5,7 +5,7 @@
  * @module
  */
 import { expect, it } from 'vitest';
-import type { Gateway } from '../../../src/core/gateway.js';
+import type { Gateway } from '../../../src/core/gateway/gateway.js';
 import { generationRequest, modelRequest, speechRequest } from './arbitraries.js';
 import { FUZZ_KEYS } from './discovery.js';
 import { accountRequest, creditsRequest, endpointsRequest, keyRequest, modelsCountRequest, modelsRequest } from './discovery-requests.js';

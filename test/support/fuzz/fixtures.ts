@@ -1,11 +1,11 @@
 /**
  * What the fixtures say, as the reference model and the generators need it: the speech models (voices, formats,
  * input limits), every model id the lookup knows, and the generation records there are. Read once at import
- * with the project's own loader (`loadFixtures` of `src/node/fixtures.ts`).
+ * with the project's own loader (`loadFixtures` of `src/node-platform/fixtures.ts`).
  *
  * @module
  */
-import { loadFixtures } from '../../../src/node/fixtures.js';
+import { loadFixtures } from '../../../src/node-platform/fixtures.js';
 import { VARIANTS } from '../../../src/core/catalog/variants.js';
 
 const fixtures = loadFixtures();

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Gateway } from '../../../src/core/gateway.js';
+import type { Gateway } from '../../../src/core/gateway/gateway.js';
 import { checkDiscovery } from './discovery-oracle.js';
 import type { Expectation } from './reference-model.js';
 import { describeRequest, isObject, short, type FuzzRequest } from './request.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import fc from 'fast-check';
-import type { Gateway } from '../../../src/core/gateway.js';
+import type { Gateway } from '../../../src/core/gateway/gateway.js';
 import type { FuzzKey } from './discovery.js';
 import { speechModels, type GenerationIds } from './fixtures.js';
 import { check, checkJournal, describeOutcome } from './oracle.js';

@@ -1,6 +1,6 @@
 /**
  * What the built-in scenarios (the repository's `scenarios/` folder) may do to a request, read from the files
- * themselves with the project's own loader (`src/node/scenarios.ts`), so a scenario added, removed or
+ * themselves with the project's own loader (`src/node-platform/scenarios.ts`), so a scenario added, removed or
  * changed there changes the generators and the reference model with it. The rule semantics copied are those of
  * `src/core/scenarios/schema.ts` and `src/core/scenarios/engine.ts`: the first rule that applies wins; `times`,
  * `probability` and a match on model, voice or format make a rule one that may or may not apply; a rule with no
@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { loadBuiltinScenarios } from '../../../src/node/scenarios.js';
+import { loadBuiltinScenarios } from '../../../src/node-platform/scenarios.js';
 import type { Rule, Scenario } from '../../../src/core/scenarios/schema.js';
 import type { FuzzedOperation } from './request.js';
 

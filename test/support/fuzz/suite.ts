@@ -7,7 +7,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Gateway } from '../../../src/core/gateway.js';
+import type { Gateway } from '../../../src/core/gateway/gateway.js';
 import { fuzzKeyedAccounts, fuzzOperations } from './cases.js';
 import { FUZZ_KEYS, type FuzzKey } from './discovery.js';
 import { GenerationIds } from './fixtures.js';

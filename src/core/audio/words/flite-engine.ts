@@ -4,7 +4,7 @@
  * by every gateway in it. Each synthesis instantiates it anew (`flite-wasi.ts`), since a WASI command runs once per
  * instance.
  *
- * Where the file comes from is the platform's business (`src/core/platform.ts`, `fliteWasm`): the installed package
+ * Where the file comes from is the platform's business (`src/core/gateway/platform.ts`, `fliteWasm`): the installed package
  * in Node.js, the URL or module the app passes in browsers. Nothing is read or compiled before the first request for
  * words (or `warmUp()` of a gateway whose option `speech` is `words`).
  *

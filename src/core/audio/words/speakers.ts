@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { hashString } from '../../prng.js';
+import { hashString } from '../../base/prng.js';
 import { normalizeVoice } from '../voice.js';
 
 /** The base voices of `flite.wasm` used here (all 16 kHz). */

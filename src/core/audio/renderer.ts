@@ -1,0 +1,315 @@
+/**
+ * Audio for the mock speech endpoint (`POST /api/v1/audio/speech`): turns a
+ * request into real, decodable audio bytes in OpenRouter's formats, with an
+ * LRU cache in front.
+ *
+ * The formats of `createAudioSpeech` (`docs/behaviour.md`, "Speech"): `pcm` is 24 kHz, 16-bit signed
+ * little-endian, mono, no header, `Content-Type: audio/pcm;rate=24000;channels=1`;
+ * `mp3` is `Content-Type: audio/mpeg`.
+ *
+ * @module
+ */
+
+import { ChunkedBody } from '../http/body.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
+import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
+import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad, type Mp3WasmSource } from './mp3.js';
+import { planSpeech } from './plan.js';
+import { RenderJob, SpeechStream, WordStream } from './render-job.js';
+import { byteChunks, encodedByteLength, renderBytes, wordByteChunks, wordsDurationMs } from './stream.js';
+import type { AudioFormat, SpeechMode, SynthesisRequest } from './types.js';
+import { getVoiceProfile, normalizeVoice } from './voice.js';
+import { fliteModule, loadFlite, type FliteLocator } from './words/flite-engine.js';
+
+/**
+ * A speech request plus the output format (OpenRouter's `response_format`, already defaulted and validated by the
+ * caller) and the speech mode (`tones` when omitted; see `docs/speech.md`).
+ */
+export type AudioRequest = SynthesisRequest & { format: AudioFormat; mode?: SpeechMode | undefined };
+
+/**
+ * Rendered speech.
+ *
+ * - `bytes`: the response body. Shared with the cache: callers must not
+ *   mutate it.
+ * - `durationMs`: playback length in ms (`sampleCount / 24`), the same for
+ *   both formats (the MP3 carries a gapless tag so decoders trim encoder
+ *   delay and padding).
+ * - `sampleCount`: mono samples at `sampleRate`.
+ * - `sampleRate`: always 24,000 Hz.
+ * - `contentType`: `audio/mpeg` (mp3) or `audio/pcm;rate=24000;channels=1` (pcm).
+ */
+export interface RenderedAudio {
+  readonly bytes: Uint8Array;
+  readonly durationMs: number;
+  readonly sampleCount: number;
+  readonly sampleRate: typeof SAMPLE_RATE;
+  readonly contentType: string;
+}
+
+/**
+ * Speech about to be sent: what is known before the first byte, and the body. A cached request's body is its bytes
+ * ({@link ChunkedBody}); otherwise a {@link SpeechStream} (tones) or {@link WordStream} (words) that, once read, joins
+ * the render of that audio (one in flight for an identical request, or a new one), which enters the cache when
+ * complete. Tones know their length from the plan; words only once said (`undefined` until then, unless cached).
+ */
+export interface OpenedAudio {
+  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
+  readonly contentType: string;
+  /** Playback length, ms; `undefined` for words not yet rendered. */
+  readonly durationMs: number | undefined;
+  /** Mono samples at 24,000 Hz; `undefined` for words not yet rendered. */
+  readonly sampleCount: number | undefined;
+  /**
+   * The tones plan's playback length, ms, in either mode: what the generation record's `generation_time` is computed
+   * from, so that records do not depend on the mode (`src/core/generations/speech-generation.ts`).
+   */
+  readonly nominalDurationMs: number;
+  /** The body's final length, bytes; `undefined` for words not yet rendered. */
+  readonly byteLength: number | undefined;
+  /** The response body. */
+  readonly body: ChunkedBody | SpeechStream | WordStream;
+}
+
+/**
+ * Options of {@link createAudioRenderer}: cache limits `maxCacheBytes` (default 8 MiB; counts audio bytes plus 2
+ * bytes per key character) and `maxCacheEntries` (default 1000; 0 disables caching), `mp3Wasm`, where the MP3
+ * encoder's WebAssembly comes from if this renderer loads it first (the platform's `mp3Wasm`,
+ * `src/core/gateway/platform.ts`; default the copy bundled with the package), and `flite`, where the words engine comes from
+ * (`src/core/audio/words/flite-engine.ts`), or the sentence saying why there is none (default: none, and words are
+ * refused with a generic sentence).
+ */
+export interface AudioRendererOptions {
+  maxCacheBytes?: number;
+  maxCacheEntries?: number;
+  mp3Wasm?: Mp3WasmSource;
+  flite?: FliteLocator;
+}
+
+/**
+ * Counters of a renderer: cache `entries` and `bytes` held, the limits,
+ * `hits`/`misses` of `render` and `open`, `evictions` for space,
+ * `renderMs`, the total time spent in whole renders (ms), and
+ * `streamedBytes`, the bytes streamed renders have produced so far (finished
+ * or not; it grows piece by piece while a stream is pulled).
+ */
+export interface AudioRendererStats {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+  maxEntries: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+  renderMs: number;
+  streamedBytes: number;
+}
+
+/** A caching speech renderer; see {@link createAudioRenderer}. */
+export interface AudioRenderer {
+  /**
+   * Opens a request for sending: the cached bytes, or a stream of its render (shared with identical requests in
+   * flight, cached once complete). Cheap: it only plans; rendering starts when the body is read. The bytes equal
+   * {@link render}'s for the same request.
+   *
+   * @throws RangeError if `speed` is not a finite number in [0.25, 4].
+   * @throws TypeError if `format` is not `pcm` or `mp3`.
+   */
+  open(req: AudioRequest): OpenedAudio;
+  /**
+   * Renders (or returns the cached rendering of) a request, whole. Identical requests
+   * (same input, voice (case-insensitive), speed, seed and format) return the
+   * same object. For MP3 the encoder must be loaded first (`await warmUp()`; after many MP3 renders
+   * an idle encoder instance is renewed, and must be loaded again).
+   *
+   * @throws RangeError if `speed` is not a finite number in [0.25, 4].
+   * @throws TypeError if `format` is not `pcm` or `mp3`.
+   * @throws Error for MP3 when the encoder is not loaded.
+   */
+  render(req: AudioRequest): RenderedAudio;
+  /**
+   * Loads what the first MP3 would otherwise wait for (the WebAssembly encoder, once per process).
+   * Optional: an MP3 render loads it itself.
+   */
+  warmUp(): Promise<void>;
+  /**
+   * Why `format` cannot be rendered now, or `undefined` if it can (or may: a first MP3 load still under way).
+   * For MP3: the error of the encoder's last failed load; a new load is started in the background (at most one
+   * a second, `MP3_RETRY_INTERVAL_MS`), so a later call may answer `undefined`. PCM needs nothing to load.
+   */
+  unavailable(format: AudioFormat): Error | undefined;
+  /**
+   * Why speech with words cannot be rendered by this renderer (its `flite` option is a sentence: the engine's
+   * package is missing, or the platform has none), or `undefined` when it has an engine to load.
+   */
+  wordsUnavailable(): string | undefined;
+  /**
+   * Waits until `mode` can start rendering: `undefined` at once for tones or a loaded engine; else the promise of
+   * loading the words engine (compiled once per process).
+   *
+   * @throws (rejects with) the engine's load error; Error with {@link wordsUnavailable}'s sentence when there is no
+   *   engine.
+   */
+  prepare(mode: SpeechMode): Promise<void> | undefined;
+  /** Empties the cache (counters are kept). */
+  clear(): void;
+  /** Current counters; a fresh object each call. */
+  stats(): AudioRendererStats;
+}
+
+/**
+ * The engine's source, as found.
+ *
+ * @throws Error with the sentence saying why there is none.
+ */
+function sourceOf(found: ReturnType<FliteLocator>): Exclude<ReturnType<FliteLocator>, string> {
+  if (typeof found === 'string') throw new Error(found);
+  return found;
+}
+
+/** The sample count of a finished render of `byteLength` bytes of words (see `wordsDurationMs` of `stream.ts`). */
+function sampleCountOf(format: AudioFormat, byteLength: number): number {
+  return Math.round((wordsDurationMs(format, byteLength) * SAMPLE_RATE) / 1000);
+}
+
+function checkFormat(format: AudioFormat): void {
+  if (format !== 'pcm' && format !== 'mp3') {
+    throw new TypeError(`unsupported audio format ${JSON.stringify(format)}; expected "pcm" or "mp3"`);
+  }
+}
+
+function cacheKey(req: AudioRequest): string {
+  return JSON.stringify([req.mode ?? 'tones', req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
+}
+
+/**
+ * Creates a speech renderer with its own LRU cache. On a miss it plans, synthesizes and (for MP3) encodes; what each
+ * step costs is measured by `npm run bench` (`bench/README.md`).
+ *
+ * @param options - cache limits; see {@link AudioRendererOptions}.
+ * @throws RangeError if a limit is negative or NaN.
+ */
+export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRenderer {
+  const cache = new LruCache<RenderedAudio>({
+    maxBytes: options.maxCacheBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    maxEntries: options.maxCacheEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
+    sizeOf: (value, key) => value.bytes.byteLength + key.length * 2,
+  });
+  let hits = 0;
+  let misses = 0;
+  let renderMs = 0;
+  let streamedBytes = 0;
+  /** Renders being made, by cache key: a request for the same audio meanwhile reads the same render. */
+  const inFlight = new Map<string, RenderJob>();
+
+  const locate: FliteLocator = options.flite ?? (() => 'speech mode "words" has no engine on this platform');
+  /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
+  async function* wordsOf(req: AudioRequest): AsyncGenerator<Uint8Array> {
+    yield* wordByteChunks(fliteModule() ?? (await loadFlite(sourceOf(locate()))), req, req.format);
+  }
+  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
+    Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
+
+  return {
+    open(req) {
+      checkFormat(req.format);
+      const key = cacheKey(req);
+      const words = req.mode === 'words';
+      const cached = cache.get(key);
+      if (cached) {
+        hits++;
+        // A cached tones render is as long as its plan; words need the plan for the nominal length.
+        const nominalDurationMs = words ? samplesToMs(planSpeech(req).sampleCount) : cached.durationMs;
+        return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
+      }
+      misses++;
+      const plan = planSpeech(req);
+      const nominalDurationMs = samplesToMs(plan.sampleCount);
+      const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
+      const voice = words ? undefined : getVoiceProfile(req.voice);
+      const source = (output: Uint8Array | undefined) => (words ? wordsOf(req) : byteChunks(plan, voice!, req.format, output));
+      const join = (): RenderJob | ChunkedBody => {
+        const finished = cache.get(key);
+        if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
+        const running = inFlight.get(key);
+        if (running?.joinable) return running;
+        const job = new RenderJob(source, req.format, byteLength, {
+          piece: (bytes) => void (streamedBytes += bytes.byteLength),
+          complete: (bytes) => cache.set(key, rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes)),
+          settled: () => {
+            if (inFlight.get(key) === job) inFlight.delete(key);
+          },
+        }, options.mp3Wasm);
+        inFlight.set(key, job);
+        return job;
+      };
+      if (words) {
+        return {
+          contentType: CONTENT_TYPES[req.format],
+          durationMs: undefined,
+          sampleCount: undefined,
+          nominalDurationMs,
+          byteLength: undefined,
+          body: new WordStream(join, (bytes) => wordsDurationMs(req.format, bytes.byteLength)),
+        };
+      }
+      return {
+        contentType: CONTENT_TYPES[req.format],
+        durationMs: nominalDurationMs,
+        sampleCount: plan.sampleCount,
+        nominalDurationMs,
+        byteLength,
+        body: new SpeechStream(byteLength!, nominalDurationMs, join),
+      };
+    },
+    render(req) {
+      checkFormat(req.format);
+      if (req.mode === 'words') throw new TypeError('render() makes tones only; open() speech with words and read its body');
+      const key = cacheKey(req);
+      const cached = cache.get(key);
+      if (cached) {
+        hits++;
+        return cached;
+      }
+      misses++;
+      const started = performance.now();
+      const plan = planSpeech(req);
+      const result = rendered(req, plan.sampleCount, renderBytes(plan, getVoiceProfile(req.voice), req.format));
+      renderMs += performance.now() - started;
+      cache.set(key, result);
+      return result;
+    },
+    warmUp: () => loadMp3Encoder(options.mp3Wasm),
+    wordsUnavailable() {
+      if (fliteModule()) return undefined;
+      const found = locate();
+      return typeof found === 'string' ? found : undefined;
+    },
+    prepare(mode) {
+      if (mode !== 'words' || fliteModule()) return undefined;
+      const found = locate();
+      return typeof found === 'string' ? Promise.reject(new Error(found)) : loadFlite(found).then(() => undefined);
+    },
+    unavailable(format) {
+      const failure = format === 'mp3' ? mp3EncoderFailure() : undefined;
+      if (failure) retryMp3EncoderLoad(options.mp3Wasm);
+      return failure;
+    },
+    clear(): void {
+      cache.clear();
+    },
+    stats(): AudioRendererStats {
+      return {
+        entries: cache.size,
+        bytes: cache.bytes,
+        maxBytes: cache.maxBytes,
+        maxEntries: cache.maxEntries,
+        hits,
+        misses,
+        evictions: cache.evictions,
+        renderMs,
+        streamedBytes,
+      };
+    },
+  };
+}
