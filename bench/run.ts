@@ -12,9 +12,9 @@
  * 5. resident memory of the CLI server after 100,000 mixed requests;
  * 7. speech over HTTP: cold MP3 against a lamejs baseline, a long MP3's first byte, health and model
  *    lookups during a long render, the first MP3 of a fresh process (speech.ts, speech-report.ts);
- * 8. a shared store (issue 21): model lookup and cached speech in memory against `--store`, and cold MP3 with
+ * 8. a shared store: model lookup and cached speech in memory against `--store`, and cold MP3 with
  *    `--store --workers 2` against `--workers 1`, on a throwaway redis-server (store.ts, store-report.ts);
- * 9. a saved real catalog (issue 22): `--fixtures` with a 500-model `models.json`, a lookup and list reads against
+ * 9. a saved real catalog: `--fixtures` with a 500-model `models.json`, a lookup and list reads against
  *    the bare server's replay (saved-catalog.ts, saved-catalog-report.ts);
  * 10. speech with words (CMU Flite in WebAssembly, `--speech words`): a 120-word paragraph as MP3, warm and cold
  *    (the first request of a fresh process), its first byte's share of the answer's time, RSS after 1,000 word

@@ -8,7 +8,7 @@ import type { CatalogResult, CatalogRow } from './saved-catalog.js';
 import type { Measured } from './load.js';
 
 /**
- * Shares of bare `node:http` req/s (issue 22): the lookup's is section 1's model lookup goal; the lists' is lower,
+ * Shares of bare `node:http` req/s: the lookup's is section 1's model lookup goal; the lists' is lower,
  * since their answers are kept as text and encoded to UTF-8 on every write, which the replay does not do.
  */
 export const CATALOG_GOALS = { lookupShareOfBare: 0.6, listShareOfBare: 0.5 } as const;
@@ -24,7 +24,7 @@ const cpuShare = (row: CatalogRow) =>
 export function catalogSection(res: CatalogResult, out: string[], settings: { warmup: number; duration: number; rounds: number }): void {
   out.push(
     '',
-    heading('9. Saved catalog (issue 22)'),
+    heading('9. Saved catalog'),
     `mockrouter --fixtures <folder holding only models.json>: a saved GET /api/v1/models?output_modalities=all answer of ${int(res.records)}`,
     `records (${bytes(res.fileBytes)}, test/support/saved-catalog.ts), against the bare node:http server replaying its exact answers, as`,
     `section 1. Per case and server ${settings.warmup} s of warm-up, then ${settings.duration} s measured in ${settings.rounds} slice(s), the order reversed every slice,`,
@@ -53,6 +53,6 @@ export function catalogGoals(res: CatalogResult, goal: (label: string, measured:
   for (const row of res.rows) {
     const want = row.kind === 'lookup' ? CATALOG_GOALS.lookupShareOfBare : CATALOG_GOALS.listShareOfBare;
     const x = row.mock.rps / row.bare.rps;
-    goal(`saved catalog, ${row.name} ≥ ${percent(want)} of bare req/s (issue 22)`, `${percent(x)} (CPU/req: ${cpuShare(row)})`, x >= want, want / x);
+    goal(`saved catalog, ${row.name} ≥ ${percent(want)} of bare req/s`, `${percent(x)} (CPU/req: ${cpuShare(row)})`, x >= want, want / x);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The saved-catalog figures of issue 22: mockrouter serving a saved real catalog (`--fixtures <folder>` holding
+ * The saved-catalog figures: mockrouter serving a saved real catalog (`--fixtures <folder>` holding
  * only `models.json`, the gateway's `GET /api/v1/models?output_modalities=all` answer `{"data": [<Model>, ...]}`)
  * against the bare `node:http` server replaying its exact answers (the ceiling, as section 1 measures the
  * built-in catalog).

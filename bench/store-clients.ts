@@ -1,5 +1,5 @@
 /**
- * The Redis-protocol clients issue 21 could use, side by side against one local `redis-server`: `ioredis`,
+ * The Redis-protocol clients the shared store could use, side by side against one local `redis-server`: `ioredis`,
  * `iovalkey` (the Valkey project's fork of it) and `redis` (node-redis). Run it with
  * `node --import tsx bench/store-clients.ts`; it starts its own throwaway server (`test/support/redis.ts`) unless
  * `REDIS_URL` names one. Only `ioredis` is a dependency; install the others for the run only:

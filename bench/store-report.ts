@@ -6,7 +6,7 @@
 import { heading, int, ms, percent, ratio, table, times } from './report.js';
 import type { StoreMeasured, StoreResult } from './store.js';
 
-/** The scale-out goal of issue 21: cold MP3 throughput of `--workers 2` over `--workers 1`, on 2 cores. */
+/** The scale-out goal: cold MP3 throughput of `--workers 2` over `--workers 1`, on 2 cores. */
 export const STORE_GOALS = { twoWorkersOverOne: 1.4 } as const;
 
 const r = { align: 'right' } as const;
@@ -18,7 +18,7 @@ const failures = (m: StoreMeasured) => m.non2xx + m.errors + m.timeouts;
 
 /** Section 8, or the one line saying why it was skipped (`res` a string). */
 export function storeSection(res: StoreResult | string, out: string[], settings: { warmup: number; duration: number; workerDuration: number; rounds: number }): void {
-  out.push('', heading('8. Shared store (issue 21)'));
+  out.push('', heading('8. Shared store'));
   if (typeof res === 'string') {
     out.push(`SKIPPED: ${res}`);
     return;
@@ -81,12 +81,12 @@ export function storeGoals(
 ): void {
   const want = STORE_GOALS.twoWorkersOverOne;
   if (typeof res === 'string') {
-    figure(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s (issue 21)`, 'skipped: no redis-server', 'n/a');
+    figure(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s`, 'skipped: no redis-server', 'n/a');
     return;
   }
   for (const { name, memory, store } of res.cost) {
-    figure(`${name} with --store ÷ in memory (issue 21)`, `${percent(store.rps / memory.rps)} req/s; p99 ${ms(memory.p99)} → ${ms(store.p99)} ms`);
+    figure(`${name} with --store ÷ in memory`, `${percent(store.rps / memory.rps)} req/s; p99 ${ms(memory.p99)} → ${ms(store.p99)} ms`);
   }
   const x = res.workers.two.rps / res.workers.one.rps;
-  goal(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s (issue 21, 2 cores)`, ratio(x), x >= want, want / x);
+  goal(`cold MP3 --workers 2 ≥ ${ratio(want)} --workers 1 req/s (2 cores)`, ratio(x), x >= want, want / x);
 }

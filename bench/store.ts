@@ -1,5 +1,5 @@
 /**
- * The shared-store figures of issue 21 (replicas sharing one Valkey/Redis store), over HTTP against the CLI:
+ * The shared-store figures (replicas sharing one Valkey/Redis store), over HTTP against the CLI:
  *
  * 1. what shared state costs a request: the model lookup and a cached PCM sentence, mockrouter in memory
  *    (`bin/mockrouter.js` as the HTTP section starts it) against the same with `--store` on a throwaway

@@ -1,5 +1,5 @@
 /**
- * The `mockrouter` command with a shared store (issue 21): `--store`, `--replica-id` and `--workers` as a user runs
+ * The `mockrouter` command with a shared store: `--store`, `--replica-id` and `--workers` as a user runs
  * them, through `bin/mockrouter.js` (the compiled CLI; `npm test` builds first, as for `test/cli.test.ts`).
  *
  * Exact under load: each test waits for a line of output, a process's exit or the journal's content; the time

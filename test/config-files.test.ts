@@ -4,7 +4,7 @@
  * (`src/node-platform/read-user-file.ts`): a FIFO, a device or a folder where a file is expected, a file over 10 MiB and a
  * YAML alias bomb are each refused at once, with an error naming the file (and, from the CLI, the flag) — through
  * `createMockRouter`, `startServer` and the `mockrouter` command (exit code 1, one message, no stack trace).
- * Issue 19, finding 7: `--keys <fifo>` hung at start-up, `--keys /dev/zero` grew to gigabytes.
+ * `--keys <fifo>` hung at start-up, `--keys /dev/zero` grew to gigabytes.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

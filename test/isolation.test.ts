@@ -1,5 +1,5 @@
 /**
- * Safe to leave running (issue 19, finding 1): no request, listener or journal read can throw into the process.
+ * Safe to leave running: no request, listener or journal read can throw into the process.
  * A body nested past the depth bound is a 400 envelope naming the depth, before it is parsed; what the journal keeps
  * always serializes and is bounded in bytes; a listener of the gateway's events that throws is reported once to
  * `onError` and disturbs nothing else; an answer the server cannot send ends only its own request.

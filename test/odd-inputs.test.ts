@@ -1,5 +1,5 @@
 /**
- * Odd but possible inputs get a clear envelope (issue 19, finding 8), in both modes where they can be sent: a method
+ * Odd but possible inputs get a clear envelope, in both modes where they can be sent: a method
  * served nowhere (`PROPFIND`; `TRACE` and `CONNECT` on the standalone server, since fetch refuses to send them) is a
  * 405 with `Allow`, never a 404 or a closed socket; `speed: 1e400` (parsed as Infinity) is out of range; a query
  * parameter given twice where one value is expected is a 400 naming it.

@@ -1,5 +1,5 @@
 /**
- * Per-key state is bounded by bytes, not only by count (issue 19, finding 3): every per-key and per-session store
+ * Per-key state is bounded by bytes, not only by count: every per-key and per-session store
  * is keyed by a fixed-size digest of the key, never the key, so distinct long keys cost a fixed amount each; and
  * `POST /__mock/reset` frees every per-key structure, memos included. The server runs in its own process
  * (test/support/instrumented-server.ts), with the `mockrouter` command's heap limits, so its heap after a forced GC

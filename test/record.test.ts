@@ -1,5 +1,5 @@
 /**
- * `mockrouter record` (issue 22): the recording proxy in front of a mockrouter standing in for the real gateway.
+ * `mockrouter record`: the recording proxy in front of a mockrouter standing in for the real gateway.
  * What the client gets through it equals what the upstream sends; what comes back is written to the folder in the
  * format of `src/core/formats/recording-schema.ts`; no key is ever written or logged; a SIGKILL mid-recording
  * leaves every earlier recording readable.

@@ -1,5 +1,5 @@
 /**
- * `--fixtures <dir>` / option `fixtures` serving a recorded folder and a saved real catalog (issue 22; the folder
+ * `--fixtures <dir>` / option `fixtures` serving a recorded folder and a saved real catalog (the folder
  * format is `src/core/formats/recording-schema.ts`): a saved `getModels` answer of several hundred generated
  * records loads and answers lookups, variants, list filters, the count, endpoints and speech; a folder with
  * `audio/index.json` answers the recorded bytes for the matching request whatever the seed, and simulates the

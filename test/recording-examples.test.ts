@@ -1,5 +1,5 @@
 /**
- * The files of `examples/recording/` shown on `docs/recording.md` (issue 22: record the real gateway, replay it,
+ * The files of `examples/recording/` shown on `docs/recording.md` (record the real gateway, replay it,
  * check it for drift), run offline: the "real gateway" is a mockrouter started here (`startServer`, seed 1), or a
  * stand-in in front of one (`test/examples.test.ts` checks that the page shows the files byte for byte).
  *

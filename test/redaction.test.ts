@@ -1,5 +1,5 @@
 /**
- * Secrets never leave the simulator in clear (`src/core/http/redact.ts`, issue 19 "Secrets"): the one redaction
+ * Secrets never leave the simulator in clear (`src/core/http/redact.ts`): the one redaction
  * function's rules, pure; and the journal (in-process and over the admin API the dashboard reads) in every mode,
  * with every credential header and query parameter a client may send. The request log line: test/logger.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The Redis store of issue 21 (`src/node-platform/redis-store/`) against a real `redis-server` (`test/support/redis.ts`):
+ * The Redis store (`src/node-platform/redis-store/`) against a real `redis-server` (`test/support/redis.ts`):
  * every method with the memory store's semantics (the same cases run against `createMemoryStore`, so the two are
  * seen to agree), exact charges from two connections at once, reset, the generations' bound, the journal, the
  * shared controls, events between two stores, and a store that goes away and comes back.

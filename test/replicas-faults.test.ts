@@ -1,5 +1,5 @@
 /**
- * Replicas sharing one store, under faults (issue 21), through HTTP as a user sees them: a replica killed mid-run
+ * Replicas sharing one store, under faults, through HTTP as a user sees them: a replica killed mid-run
  * (its generations, the credit it spent and its journal entries stay, answered by the other replica), the store
  * killed and restarted (503 envelopes naming the store, never a hang, health still 200, answers back by themselves),
  * both replicas restarted on a store that kept its state, a start with the store unreachable, and (a measurement

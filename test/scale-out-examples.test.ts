@@ -1,5 +1,5 @@
 /**
- * The files of `examples/scale-out/` shown on `docs/scale-out.md` (issue 21: replicas sharing one Valkey/Redis
+ * The files of `examples/scale-out/` shown on `docs/scale-out.md` (replicas sharing one Valkey/Redis
  * store), checked as far as this machine can run them (`test/examples.test.ts` checks that the page shows them
  * byte for byte):
  *

@@ -1,5 +1,5 @@
 /**
- * Scenarios are checked against what HTTP can send (issue 19, finding 2): header names are tokens, values are tab,
+ * Scenarios are checked against what HTTP can send: header names are tokens, values are tab,
  * printable ASCII or Latin-1 with no CR or LF, a `raw` status is 200–599 and its `content_type` a media type. A
  * definition that breaks one is refused where it is given (a file at start-up, naming the file and the path in it;
  * `PUT /__mock/scenario` with a 400 listing every problem; `useScenario`), never accepted to hang or crash a request

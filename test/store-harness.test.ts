@@ -1,9 +1,9 @@
 /**
- * The store harness of issue 21 (`test/support/redis.ts`) with the chosen client (`ioredis`), before any
+ * The store harness (`test/support/redis.ts`) with the chosen client (`ioredis`), before any
  * mockrouter code uses them: a throwaway `redis-server` answers, holds nothing on disk, and leaves nothing behind;
  * with the offline queue off, a crash of the store makes commands fail at once instead of hanging, and the client
  * reconnects by itself when the store comes back. These are the client settings the Redis store is to use
- * (bench/README.md, "Store client (issue 21)").
+ * (bench/README.md, "Store client").
  *
  * Exact under load: the tests wait for the client's events, never for a time; the only time bound (1 s) is an
  * upper one that excludes a command queued until the store returns.

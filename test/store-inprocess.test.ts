@@ -1,5 +1,5 @@
 /**
- * Option `store` in-process (issue 21): two `createMockRouter`s (as two test workers would make) and an express
+ * Option `store` in-process: two `createMockRouter`s (as two test workers would make) and an express
  * `createMiddleware` given the same store URL and prefix are one simulated gateway: one key's credit, one
  * generation sequence, one clock, one default scenario; `reset()` and `useScenario()` resolve once every replica
  * sees them, and `close()` lets the process exit. Driven through `gateway.handle` (no msw interception: three

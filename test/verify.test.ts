@@ -1,5 +1,5 @@
 /**
- * `mockrouter verify`, the drift check (issue 22), offline: the "real gateway" is another mockrouter (the standalone
+ * `mockrouter verify`, the drift check, offline: the "real gateway" is another mockrouter (the standalone
  * server), or a stand-in in front of one that rewrites the model lookup's answers. The engine through
  * `verifyGateway`, the command through its action in a child process (from source, through tsx) for the exit codes,
  * and the shape rules as functions.

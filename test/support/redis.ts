@@ -1,5 +1,5 @@
 /**
- * A real Redis-protocol store for tests (issue 21): Debian's `redis-server`, one throwaway process per suite, on
+ * A real Redis-protocol store for tests: Debian's `redis-server`, one throwaway process per suite, on
  * 127.0.0.1 and a free port, in a temporary folder, with no persistence (`--save ''`, `--appendonly no`): what it
  * holds dies with it, so a test's state never leaks into the next run.
  *

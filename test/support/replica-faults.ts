@@ -1,5 +1,5 @@
 /**
- * Faults for the replicas that share one store (issue 21), for `test/replicas-faults.test.ts`:
+ * Faults for the replicas that share one store, for `test/replicas-faults.test.ts`:
  *
  * - {@link spawnReplica}: a replica in its own process (`startServer` of `src/server/index.ts`, run from source
  *   through `tsx`, so it is the code under test and not a stale build), which a test can SIGKILL: a crash, not

@@ -1,5 +1,5 @@
 /**
- * The replicas mode of `test/support/modes.ts` (issue 21): two standalone servers (`startServer`) sharing one
+ * The replicas mode of `test/support/modes.ts`: two standalone servers (`startServer`) sharing one
  * throwaway `redis-server` (`test/support/redis.ts`, a fresh key prefix each start), behind a round-robin
  * forwarder, so consecutive requests of a contract case are answered by different replicas: a generation made on
  * one is read on the other, credits run out across both, scenario counters, the clock and the default scenario are
