@@ -3,7 +3,7 @@
  * included), the core free of Node.js and of every adapter, `src/core` made of rooms only, and the rooms in
  * layers: a room imports only rooms below it in {@link CORE_ROOMS} and {@link SRC_ROOMS}, type imports included. Imports are read with TypeScript's own `preProcessFile`, so comments and strings never count.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -141,5 +141,73 @@ describe('layout of src', () => {
   it('finds an upward import when there is one (a guard for the two checks above)', () => {
     expect(upwardImports([...CORE_ROOMS].reverse(), true).length).toBeGreaterThan(10);
     expect(upwardImports([...SRC_ROOMS].reverse(), false).length).toBeGreaterThan(10);
+  });
+});
+
+/** One row of the folder table of `docs/architecture.md`: the folder, its count column, the file names it gives. */
+interface FolderRow {
+  folder: string;
+  count: string;
+  names: string[];
+}
+
+/** The rows of the table under "The folders of `src`" in `docs/architecture.md`. */
+function architectureRows(): FolderRow[] {
+  const text = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const section = text.slice(text.indexOf('## The folders of `src`'), text.indexOf('\n## ', text.indexOf('## The folders of `src`') + 1));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `src'))
+    .map((line) => {
+      const [folder, count, what] = line.split(' | ').map((cell) => cell.replace(/^\|?\s*|\s*\|?$/g, ''));
+      return { folder: folder!.replace(/`/g, '').replace(/\/$/, ''), count: count!, names: [...(what ?? '').matchAll(/`([\w.-]+\.tsx?)`/g)].map((m) => m[1]!) };
+    });
+}
+
+/** The `.ts` files directly in `folder` and its subfolders' count. */
+function folderContents(folder: string): { files: string[]; folders: number } {
+  const entries = readdirSync(join(ROOT, folder), { withFileTypes: true });
+  return { files: entries.filter((e) => e.isFile() && /\.tsx?$/.test(e.name)).map((e) => e.name).sort(), folders: entries.filter((e) => e.isDirectory()).length };
+}
+
+describe('docs/architecture.md describes the tree as it is', () => {
+  const rows = architectureRows();
+
+  it('has a row for every folder of src, and no row for a folder that is gone', () => {
+    const folders = ['src', ...new Set(files.map((f) => posix.dirname(f)).filter((d) => d !== 'src'))];
+    const withParents = new Set(folders.flatMap((d) => d.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+    expect(rows.map((row) => row.folder).sort()).toEqual([...withParents].sort());
+  });
+
+  it('gives each folder its file count and names every file in it, and no file it does not hold', () => {
+    for (const row of rows) {
+      const { files: held, folders } = folderContents(row.folder);
+      const count = folders === 0 ? String(held.length) : `${held.length} and ${folders} folder${folders === 1 ? '' : 's'}`;
+      expect(`${row.folder}: ${row.count}`).toBe(`${row.folder}: ${count}`);
+      expect(`${row.folder}: ${[...new Set(row.names)].sort().join(' ')}`).toBe(`${row.folder}: ${held.join(' ')}`);
+    }
+  });
+
+  it('lists the rooms in the order test/layout.test.ts enforces', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8').replace(/\s+/g, ' ');
+    const listed = (label: string): string[] => {
+      const start = text.indexOf(`${label}, lowest first: `) + `${label}, lowest first: `.length;
+      const end = Math.min(...['. ', ' ('].map((stop) => text.indexOf(stop, start)).filter((at) => at > 0));
+      return text.slice(start, end).split(', ').map((room) => room.replace(/`/g, ''));
+    };
+    expect(listed('Rooms of `src/core`')).toEqual(CORE_ROOMS);
+    expect(listed('Rooms of `src`')).toEqual(SRC_ROOMS);
+  });
+
+  it('names only files that exist, on every page of docs/ and in the README', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const missing: string[] = [];
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, path] of text.matchAll(/`((?:src|test|scripts|bench|examples)\/[\w./-]+)`/g)) {
+        if (!existsSync(join(ROOT, path!))) missing.push(`${page}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
