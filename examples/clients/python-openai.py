@@ -1,7 +1,7 @@
 """The `openai` Python client against the standalone mockrouter: speech, the X-Mock-* headers, and the retry trap
 of failing scenarios, each call counted in the server's journal.
 
-Needs `pip install openai` (tested with 2.54 and 3.22) and a server started with this folder's scenarios:
+Needs `pip install openai` (tested with 2.54 and 3.22) and a server started with the scenarios of the examples:
 `npx mockrouter --scenarios examples/scenarios`. Env: OPENROUTER_BASE_URL (default http://127.0.0.1:4010/api/v1).
 """
 import json
