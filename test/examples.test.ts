@@ -15,6 +15,8 @@
  *   of `examples/cli/error-envelope.json`; `examples/server/start.ts` runs with tsx.
  * - `examples/clients/*.ts` drive the official clients against a standalone server; `examples/config/keys.yaml`
  *   and `examples/scenarios/flaky-tts.yaml` are loaded by one and answer as the pages say.
+ * - `examples/clients/python-openai.py` runs with the `openai` Python client in `test/python-client.test.ts`, against
+ *   a server with `examples/scenarios` (so `examples/scenarios/truncated-once.yaml` too).
  * - `examples/browser/mocks.ts` and `examples/browser/words.ts` are type-checked (`npm run typecheck`); the browser
  *   tests run the same handlers in Chromium (`test/browser/words.test.ts` with words).
  * - `examples/speech/round-trip.ts` runs with tsx: text said in words by the standalone server, heard by ffmpeg and
