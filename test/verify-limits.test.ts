@@ -12,7 +12,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, MAX_ANSWER_ITEMS, jsonItemsOf } from '../src/verify/answer-body.js';
+import { MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, MAX_ANSWER_ITEMS } from '../src/verify/answer-body.js';
+import { jsonExtentOf } from '../src/core/base/json-depth.js';
+
+/** The items of `text` as `jsonExtentOf` counts them, with no depth limit. */
+const jsonItemsOf = (text: string, limit: number): number => jsonExtentOf(text, { depth: Infinity, items: limit }).items;
 import { verifyGateway } from '../src/verify/index.js';
 import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES } from '../src/verify/shape.js';
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { FOLDER_LIMITS } from '../core/formats/folder-limits.js';
-import { jsonDepthOf } from '../core/base/json-depth.js';
+import { jsonExtentOf } from '../core/base/json-depth.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../recorder/index.js';
 import { VerifyError } from './errors.js';
 
@@ -25,25 +25,6 @@ export const MAX_ANSWER_DEPTH = FOLDER_LIMITS.depth;
  * millions of objects once parsed.
  */
 export const MAX_ANSWER_ITEMS = 250_000;
-
-/**
- * The array elements and object fields in JSON `text`, counted as the commas, `[` and `{` outside strings (so an
- * empty array or object counts one), stopping as soon as the count passes `limit` (then `limit + 1`). One pass, no
- * parse, as `jsonDepthOf`.
- */
-export function jsonItemsOf(text: string, limit: number): number {
-  let items = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if ((code === 0x2c || code === 0x5b || code === 0x7b) && ++items > limit) return items;
-  }
-  return items;
-}
 
 /** `33554432` as `32 MiB`; other counts as bytes. */
 export function bytesText(bytes: number): string {
@@ -84,8 +65,8 @@ export async function readTextWithin(stream: ReadableStream<Uint8Array> | null, 
 
 /**
  * A body's text as JSON: `undefined` when it is empty or no JSON. When the text opens with `[` or `{` (else it is
- * no JSON container), its depth and its elements and fields are counted before it is parsed (`jsonDepthOf`,
- * {@link jsonItemsOf}: one pass each, without recursion).
+ * no JSON container), its depth and its elements and fields are counted before it is parsed (`jsonExtentOf`: one
+ * pass, without recursion).
  *
  * @param subject - what the body is, for the message: `the upstream's 200 answer to GET https://.../models`.
  * @throws {VerifyError} naming `subject`: `E_VERIFY_ANSWER_TOO_DEEP` when arrays and objects nest deeper than
@@ -95,10 +76,11 @@ export async function readTextWithin(stream: ReadableStream<Uint8Array> | null, 
 export function jsonOfText(text: string, subject: string): unknown {
   if (text === '') return undefined;
   if (/^\s*[[{]/.test(text)) {
-    if (jsonDepthOf(text, MAX_ANSWER_DEPTH) > MAX_ANSWER_DEPTH) {
+    const extent = jsonExtentOf(text, { depth: MAX_ANSWER_DEPTH, items: MAX_ANSWER_ITEMS });
+    if (extent.depth > MAX_ANSWER_DEPTH) {
       throw new VerifyError('E_VERIFY_ANSWER_TOO_DEEP', `${subject} nests arrays and objects deeper than ${MAX_ANSWER_DEPTH} levels: not compared`);
     }
-    if (jsonItemsOf(text, MAX_ANSWER_ITEMS) > MAX_ANSWER_ITEMS) {
+    if (extent.items > MAX_ANSWER_ITEMS) {
       throw new VerifyError('E_VERIFY_ANSWER_TOO_BIG', `${subject} holds more than ${MAX_ANSWER_ITEMS} array elements and object fields: not compared`);
     }
   }

@@ -56,28 +56,9 @@ export interface Mp3Stream {
  */
 export function createMp3Stream(totalSamples: number): Mp3Stream {
   const header = buildInfoFrame(totalSamples);
-  let lame: LameEncoder | undefined = openLameEncoder(SAMPLE_RATE, MP3_BITRATE_KBPS);
+  const { live, guarded, abort, finished } = lameLifecycle();
   let given = 0;
   let emitted = header.length;
-  let state: 'open' | 'finished' | 'aborted' = 'open';
-
-  const live = (): LameEncoder => {
-    if (state !== 'open' || !lame) throw new Error(`MP3 stream already ${state}`);
-    return lame;
-  };
-  const abort = (): void => {
-    if (state === 'open') state = 'aborted';
-    lame?.free();
-    lame = undefined;
-  };
-  const guarded = <T>(step: () => T): T => {
-    try {
-      return step();
-    } catch (error) {
-      abort();
-      throw error;
-    }
-  };
 
   return {
     header,
@@ -111,8 +92,7 @@ export function createMp3Stream(totalSamples: number): Mp3Stream {
         }
         return last;
       });
-      state = 'finished';
-      abort();
+      finished();
       return tail;
     },
     abort,
@@ -164,33 +144,56 @@ export interface OpenMp3Stream {
  * @throws Error if `loadMp3Encoder()` has not resolved.
  */
 export function createOpenMp3Stream(): OpenMp3Stream {
+  const { live, guarded, abort, finished } = lameLifecycle();
+  return {
+    encode: (samples) => guarded(() => live().encode(samples)),
+    finish() {
+      const tail = guarded(() => live().flush());
+      finished();
+      return tail;
+    },
+    abort,
+  };
+}
+
+/** The life of one LAME encoder, shared by both kinds of stream: open, then finished or aborted, released once. */
+interface LameLifecycle {
+  /** The encoder. @throws Error once the stream is finished or aborted. */
+  live(): LameEncoder;
+  /** Runs `step`; a throw aborts the stream, then propagates. */
+  guarded<T>(step: () => T): T;
+  /** Releases the encoder; the stream counts as aborted unless it finished. Idempotent. */
+  abort(): void;
+  /** Marks the stream finished and releases the encoder. */
+  finished(): void;
+}
+
+/** Opens a LAME encoder at 24,000 Hz and the stream bitrate, and the rules of its life ({@link LameLifecycle}). */
+function lameLifecycle(): LameLifecycle {
   let lame: LameEncoder | undefined = openLameEncoder(SAMPLE_RATE, MP3_BITRATE_KBPS);
   let state: 'open' | 'finished' | 'aborted' = 'open';
-  const live = (): LameEncoder => {
-    if (state !== 'open' || !lame) throw new Error(`MP3 stream already ${state}`);
-    return lame;
-  };
   const abort = (): void => {
     if (state === 'open') state = 'aborted';
     lame?.free();
     lame = undefined;
   };
-  const guarded = <T>(step: () => T): T => {
-    try {
-      return step();
-    } catch (error) {
-      abort();
-      throw error;
-    }
-  };
   return {
-    encode: (samples) => guarded(() => live().encode(samples)),
-    finish() {
-      const tail = guarded(() => live().flush());
-      state = 'finished';
-      abort();
-      return tail;
+    live() {
+      if (state !== 'open' || !lame) throw new Error(`MP3 stream already ${state}`);
+      return lame;
+    },
+    guarded(step) {
+      try {
+        return step();
+      } catch (error) {
+        abort();
+        throw error;
+      }
     },
     abort,
+    finished() {
+      state = 'finished';
+      abort();
+    },
   };
 }

@@ -6,16 +6,26 @@
  * @module
  */
 
+/** What {@link jsonExtentOf} measures of JSON text: how deep arrays and objects nest, and how many items they hold. */
+export interface JsonExtent {
+  /** The deepest nesting of arrays and objects (1 for `{}` or `[]`). */
+  depth: number;
+  /** Array elements and object fields, counted as the commas, `[` and `{` (an empty array or object counts one). */
+  items: number;
+}
+
 /**
- * The nesting depth of arrays and objects in JSON `text` (brackets inside strings do not count), stopping as soon as
- * it passes `limit`: then `limit + 1`. One pass, no parse; malformed text gives a number all the same.
+ * The depth and items ({@link JsonExtent}) of JSON `text`, brackets and commas inside strings not counted, stopping as
+ * soon as either passes its limit (then it is its limit + 1, and the other is what was counted so far). One pass, no
+ * parse, no recursion; malformed text gives numbers all the same.
  *
- * @param text - JSON text (or any text: only brackets outside strings are counted).
- * @param limit - the depth past which counting stops.
+ * @param text - JSON text (or any text: only brackets and commas outside strings are counted).
+ * @param limits - the depth and the item count past which counting stops.
  */
-export function jsonDepthOf(text: string, limit: number): number {
+export function jsonExtentOf(text: string, limits: { depth: number; items: number }): JsonExtent {
   let depth = 0;
   let deepest = 0;
+  let items = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -24,10 +34,23 @@ export function jsonDepthOf(text: string, limit: number): number {
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+      if (++depth > deepest && (deepest = depth) > limits.depth) break;
+      if (++items > limits.items) break;
     } else if (code === 0x5d || code === 0x7d) depth--;
+    else if (code === 0x2c && ++items > limits.items) break;
   }
-  return deepest;
+  return { depth: deepest, items };
+}
+
+/**
+ * The nesting depth of arrays and objects in JSON `text` (brackets inside strings do not count), stopping as soon as
+ * it passes `limit`: then `limit + 1`. One pass, no parse ({@link jsonExtentOf}).
+ *
+ * @param text - JSON text (or any text: only brackets outside strings are counted).
+ * @param limit - the depth past which counting stops.
+ */
+export function jsonDepthOf(text: string, limit: number): number {
+  return jsonExtentOf(text, { depth: limit, items: Infinity }).depth;
 }
 
 /**
