@@ -98,3 +98,20 @@ describe('the package installed without msw', () => {
     expect(run('module', script)).toMatchObject({ status: 0, stdout: '200 418 1' });
   });
 });
+
+describe('one set of public errors', () => {
+  it('every entry exports every class of src/core/base/errors.ts, the same classes', async () => {
+    const errors = await import('../src/core/base/errors.js');
+    const names = Object.keys(errors).filter((name) => /Error$/.test(name)).sort();
+    expect(names).toEqual(expect.arrayContaining(['ConfigFileError', 'FixtureError', 'GatewayError', 'KeysError', 'MswCompatibilityError', 'MswMissingError', 'OptionsError', 'ScenarioError', 'StoreConnectError']));
+    const entries: Record<string, Record<string, unknown>> = {
+      mockrouter: await import('../src/index.js'),
+      'mockrouter/server': await import('../src/server/index.js'),
+      'mockrouter/express': await import('../src/express/index.js'),
+      'mockrouter/browser': await import('../src/browser/index.js'),
+    };
+    for (const [entry, exported] of Object.entries(entries)) {
+      for (const name of names) expect(`${entry} ${name}: ${exported[name] === (errors as Record<string, unknown>)[name]}`).toBe(`${entry} ${name}: true`);
+    }
+  });
+});
