@@ -28,7 +28,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -508,5 +508,15 @@ describe('examples/config/keys.yaml and examples/scenarios/flaky-tts.yaml', () =
     } finally {
       await server.close();
     }
+  });
+
+  it("flaky-tts.yaml's schema line, relative to the file, names the package's schema.json from a project's scenarios/", () => {
+    const line = readFileSync(path('examples/scenarios/flaky-tts.yaml'), 'utf8').split('\n')[0]!;
+    const target = /^# yaml-language-server: \$schema=(\S+)$/.exec(line)?.[1];
+    expect(target).toBeDefined();
+    expect(posix.relative('/project', posix.join('/project/scenarios', target!))).toBe('node_modules/mockrouter/scenarios/schema.json');
+    const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('scenarios');
+    expect(existsSync(path('scenarios/schema.json'))).toBe(true);
   });
 });
