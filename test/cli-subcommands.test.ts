@@ -46,6 +46,33 @@ describe('mockrouter subcommands', () => {
   });
 });
 
+describe('mockrouter --help, record --help and verify --help', () => {
+  const COMMANDS = [[], ['record'], ['verify']];
+  const named = (command: string[]) => ['mockrouter', ...command, '--help'].join(' ');
+
+  it.each([
+    ['unset', 100, undefined],
+    ['80', 80, '80'],
+  ])('with COLUMNS %s, every line is at most %s characters', async (_label, max, columns) => {
+    for (const command of COMMANDS) {
+      const help = await run([...command, '--help'], { COLUMNS: columns });
+      expect(help.code, named(command)).toBe(0);
+      expect(help.stdout.split('\n').length, named(command)).toBeGreaterThan(10);
+      expect(help.stdout.split('\n').filter((line) => line.length > max), named(command)).toEqual([]);
+    }
+  });
+
+  it('each says "show this help" for -h, --help', async () => {
+    for (const command of COMMANDS) expect((await run([...command, '--help'])).stdout, named(command)).toMatch(/^ {2}-h, --help +show this help$/m);
+  });
+
+  it("--fixtures says a folder mockrouter record wrote is served with its recorded audio, and how to replay its recorded errors", async () => {
+    const help = (await run(['--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('a folder written by mockrouter record is served as recorded: its models, its generation records and its recorded speech audio');
+    expect(help).toContain('--scenarios <dir>/scenarios --scenario recorded');
+  });
+});
+
 /**
  * Under npx, npm's shell exits on SIGTERM without passing it on (src/cli/npm-parent.ts): `record` and `verify`, like
  * the server, stop once that shell is gone. Started as npm does (a shell between, `npm_command` set); the shell is

@@ -6,7 +6,8 @@
  *   `npm test` builds first).
  * - `examples/express/app.ts` (`createMiddleware` of `mockrouter/express`) and `examples/express/msw-handlers.ts`
  *   (the MSW handlers through `@mswjs/http-middleware`, msw 2 only) are started on a free port and answer the three
- *   operations through express, next to the app's own route.
+ *   operations through express, next to the app's own route; on a port another server holds, each rejects with the
+ *   listen error under express 4 and express 5, and its default port is not the standalone server's.
  * - `examples/ci/against-standalone.sh` runs with bash and curl against `bin/mockrouter.js`, and fails when the
  *   port belongs to another server; with its default launcher (`npx mockrouter`) it runs twice in a row on one
  *   port, so it stops node and not only npm.
@@ -29,12 +30,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { startServer } from 'mockrouter/server';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PORT, startServer } from 'mockrouter/server';
 import 'mockrouter/vitest';
 import { startApp } from '../examples/express/app.js';
 import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
@@ -260,6 +261,49 @@ describe('examples/express/app.ts', () => {
   });
 });
 
+/**
+ * The example apps of `examples/express/`, each loaded afresh with `express` resolving to express 4 (`express`) or
+ * express 5 (the alias `express5`): express 5's `app.listen` hands a listen error to its callback, where express 4
+ * emits it on the server.
+ */
+const EXPRESS_EXAMPLES = {
+  'app.ts': () => import('../examples/express/app.js'),
+  'msw-handlers.ts': () => import('../examples/express/msw-handlers.js'),
+};
+
+describe('examples/express/*.ts on a port another server holds', () => {
+  for (const [file, load] of Object.entries(EXPRESS_EXAMPLES)) {
+    for (const express of ['express', 'express5']) {
+      it(`${file} with ${express === 'express' ? 'express 4' : 'express 5'}: startApp rejects with the listen error`, async () => {
+        vi.resetModules();
+        if (express === 'express5') vi.doMock('express', () => import('express5' as string));
+        const holder = createServer().listen(0, '127.0.0.1');
+        try {
+          await once(holder, 'listening');
+          const { port } = holder.address() as AddressInfo;
+          const { startApp: start } = await load();
+          const failure = await start(port).then(
+            (app) => app.close().then(() => 'listening'),
+            (error: unknown) => error,
+          );
+          expect(failure).toBeInstanceOf(Error);
+          expect(failure).toMatchObject({ code: 'EADDRINUSE', message: `listen EADDRINUSE: address already in use 127.0.0.1:${port}` });
+        } finally {
+          vi.doUnmock('express');
+          vi.resetModules();
+          holder.close();
+        }
+      });
+    }
+    it(`${file}: its default port is not the standalone server's (${DEFAULT_PORT})`, () => {
+      const source = readFileSync(path(`examples/express/${file}`), 'utf8');
+      const port = /export async function startApp\(port = (\d+)\)/.exec(source)?.[1];
+      expect(port).toBeDefined();
+      expect(Number(port)).not.toBe(DEFAULT_PORT);
+    });
+  }
+});
+
 describe.skipIf(mswMiddlewareMode.unsupported !== undefined)(
   `examples/express/msw-handlers.ts${mswMiddlewareMode.unsupported === undefined ? '' : ` (skipped: ${mswMiddlewareMode.unsupported})`}`,
   () => {
@@ -466,5 +510,15 @@ describe('examples/config/keys.yaml and examples/scenarios/flaky-tts.yaml', () =
     } finally {
       await server.close();
     }
+  });
+
+  it("flaky-tts.yaml's schema line, relative to the file, names the package's schema.json from a project's scenarios/", () => {
+    const line = readFileSync(path('examples/scenarios/flaky-tts.yaml'), 'utf8').split('\n')[0]!;
+    const target = /^# yaml-language-server: \$schema=(\S+)$/.exec(line)?.[1];
+    expect(target).toBeDefined();
+    expect(posix.relative('/project', posix.join('/project/scenarios', target!))).toBe('node_modules/mockrouter/scenarios/schema.json');
+    const pkg = JSON.parse(readFileSync(path('package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('scenarios');
+    expect(existsSync(path('scenarios/schema.json'))).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Scenario files: user folders (YAML and JSON) load beside the built-ins in every mode; a bad file fails at
  * `createMockRouter`/`startServer` time with a `ScenarioError` naming the file, the path inside it and what was
- * expected; `scenarios/schema.json` is exactly what the generator produces; every built-in file validates.
+ * expected (a value of none of a union's forms is told the forms, in every file format); `scenarios/schema.json` is
+ * exactly what the generator produces; every built-in file validates.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { builtinScenariosJson, scenarioJsonSchema } from '../scripts/generate-scenario-files.js';
 import { loadScenarioFile } from '../src/node-platform/scenarios.js';
+import { ScenarioSchema } from '../src/core/scenarios/schema.js';
+import { GenerationsFileSchema, ModelsFileSchema } from '../src/core/formats/fixture-schema.js';
+import { AudioIndexSchema } from '../src/core/formats/recording-schema.js';
+import { SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
+import { describeIssue } from '../src/core/base/zod-issues.js';
 import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
@@ -126,6 +133,9 @@ describe('user scenario folders', () => {
   });
 });
 
+/** What a delay that is neither form is told. */
+const DELAY_FORMS = 'expected {ms} or {min_ms, max_ms}: whole milliseconds from 0 to 600000, such as { ms: 500 }';
+
 describe('a bad scenario file fails at startup, naming the file, the path inside it and what was expected', () => {
   /** [case, file name, text, expected `<location>: <problem>` after `<file>: `]. */
   const cases: [string, string, string, string | RegExp][] = [
@@ -138,6 +148,10 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
     ['two effects', 'both.yaml', 'name: both\nrules:\n  - error: { status: 500 }\n    reset: true\n', 'rules[0]: a rule takes at most one of error, raw and reset'],
     ['audio with an error', 'audio.yaml', 'name: audio\nrules:\n  - error: { status: 500 }\n    audio: { truncate: 0.5 }\n', /^rules\[0\]: audio effects apply to a successful answer/],
     ['delay range reversed', 'delay.yaml', 'name: delay\nrules:\n  - delay: { min_ms: 500, max_ms: 100 }\n', 'rules[0].delay.max_ms: max_ms must be at least min_ms'],
+    // A value that is none of a union's forms: the message names the forms, not zod's `Invalid input`.
+    ['delay as a number', 'delay-ms.yaml', 'name: delay-ms\nrules:\n  - error: { status: 503 }\n  - delay: 500\n', `rules[1].delay: ${DELAY_FORMS}`],
+    ['delay half a range', 'delay-min.json', JSON.stringify({ name: 'delay-min', rules: [{ delay: { min_ms: 100 } }] }), `rules[0].delay: ${DELAY_FORMS}`],
+    ['dribble as a number', 'dribble.yaml', 'name: dribble\nrules:\n  - audio: { dribble: 20 }\n', 'rules[0].audio.dribble: expected {chunks, over_ms} or {realtime}, such as { chunks: 20, over_ms: 5000 } or { realtime: 0.5 }'],
     ['truncate out of range', 'cut.yaml', 'name: cut\nrules:\n  - audio: { truncate: 1.5 }\n', 'rules[0].audio.truncate: Too big: expected number to be <1'],
     ['bad operation', 'op.yaml', 'name: op\nrules:\n  - match: { operation: chat }\n    reset: true\n', /^rules\[0\]\.match\.operation: .*"speech"/],
     ['JSON syntax error with a position', 'comma.json', '{\n  "name": "comma",\n  "rules": [],\n}\n', /^line 4, column 1: invalid JSON: /],
@@ -187,6 +201,46 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
   it('a missing default scenario file is an error naming it', () => {
     const file = join(temp, 'nothing.yaml');
     expect(() => createMockRouter({ scenario: file })).toThrow(new ScenarioError(file, '', 'file not found'));
+  });
+});
+
+/**
+ * Every union inside `schema`, by its path (`.rules[].delay`): zod 4's definitions walked through objects' shapes,
+ * arrays' elements, records' values, wrappers' inner types and pipes (a preprocess), and a union's own options.
+ */
+function unionsOf(schema: z.ZodType, path = '', found = new Map<string, z.ZodType>()): Map<string, z.ZodType> {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const inner = (key: string, at = path) => unionsOf(def[key] as z.ZodType, at, found);
+  if (def.type === 'union') {
+    found.set(path, schema);
+    for (const option of def.options as z.ZodType[]) unionsOf(option, path, found);
+  } else if (def.type === 'object') {
+    for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) unionsOf(value, `${path}.${key}`, found);
+  } else if (def.type === 'array') inner('element', `${path}[]`);
+  else if (def.type === 'record') inner('valueType', `${path}.*`);
+  else if (def.type === 'pipe') {
+    inner('in');
+    inner('out');
+  }
+  else if ('innerType' in def) inner('innerType');
+  return found;
+}
+
+describe('the file formats tell a value that is none of a union\'s forms what the forms are', () => {
+  const FORMATS = { ScenarioSchema, ModelsFileSchema, GenerationsFileSchema, AudioIndexSchema, SpeechModelsListResponseSchema };
+  const unions = Object.entries(FORMATS).flatMap(([format, schema]) => [...unionsOf(schema)].map(([path, union]) => [`${format}${path}`, union] as const));
+
+  it('finds the unions (delay, dribble, the speech model voice)', () => {
+    expect(unions.map(([path]) => path)).toEqual(expect.arrayContaining(['ScenarioSchema.rules[].delay', 'ScenarioSchema.rules[].audio.dribble']));
+    expect(unions.some(([path]) => path.startsWith('SpeechModelsListResponseSchema') && path.endsWith('.voice'))).toBe(true);
+  });
+
+  it.for(unions)('%s names its forms', ([, union]) => {
+    for (const value of [42, 'text', {}]) {
+      const issue = union.safeParse(value).error?.issues[0];
+      expect(issue).toBeDefined();
+      expect(describeIssue(issue!)).toMatch(/^expected \{.+\} or \{.+\}/);
+    }
   });
 });
 

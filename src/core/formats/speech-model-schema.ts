@@ -16,8 +16,13 @@ export const SpeechEnumParameterSchema = z.looseObject({ type: z.literal('enum')
 export const SpeechUnknownParameterSchema = z.looseObject({ type: z.literal('unknown') });
 /** `SpeechRangeParameter`: `{type: "range", min, max}`. */
 export const SpeechRangeParameterSchema = z.looseObject({ type: z.literal('range'), min: z.number(), max: z.number() });
-/** `SpeechVoiceParameter`: an enum of the documented voices, or `unknown` when none are listed. */
-export const SpeechVoiceParameterSchema = z.union([SpeechEnumParameterSchema, SpeechUnknownParameterSchema]);
+/**
+ * `SpeechVoiceParameter`: an enum of the documented voices, or `unknown` when none are listed. A value that is
+ * neither is told both forms (zod's own message says only `Invalid input`).
+ */
+export const SpeechVoiceParameterSchema = z.union([SpeechEnumParameterSchema, SpeechUnknownParameterSchema], {
+  error: 'expected {type: "enum", values} or {type: "unknown"}',
+});
 
 /** `SpeechSupportedParameters`: every member optional. */
 export const SpeechSupportedParametersSchema = z.looseObject({

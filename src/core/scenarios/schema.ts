@@ -86,6 +86,14 @@ const RawEffectSchema = z
   })
   .describe('Answer with a raw body instead of the envelope.');
 
+/**
+ * What a value that is none of a union's forms is told (zod's own message says only `Invalid input`): the forms by
+ * their keys, and one of each.
+ */
+const DELAY_FORMS = 'expected {ms} or {min_ms, max_ms}: whole milliseconds from 0 to 600000, such as { ms: 500 }';
+/** As {@link DELAY_FORMS}, for `audio.dribble`. */
+const DRIBBLE_FORMS = 'expected {chunks, over_ms} or {realtime}, such as { chunks: 20, over_ms: 5000 } or { realtime: 0.5 }';
+
 /** A delay before the response starts: fixed, or a seeded random value in a range. */
 const DelaySchema = z
   .union([
@@ -96,7 +104,7 @@ const DelaySchema = z
         max_ms: z.int().min(0).max(600_000).describe('Longest delay, ms.'),
       })
       .refine((d) => d.max_ms >= d.min_ms, { message: 'max_ms must be at least min_ms', path: ['max_ms'] }),
-  ])
+  ], { error: DELAY_FORMS })
   .describe('Wait before the response starts (ms); a range draws a seeded value per request.');
 
 /** Pacing of a streamed audio body. */
@@ -109,7 +117,7 @@ const DribbleSchema = z
     z.strictObject({
       realtime: z.number().positive().max(1000).describe('Send audio at real time × this factor (1 = as fast as it plays; 0.5 = twice as slow).'),
     }),
-  ])
+  ], { error: DRIBBLE_FORMS })
   .describe('Send the audio slowly: N chunks over T ms, or paced at real time × k.');
 
 /** Effects on a successful audio response (speech only). */
