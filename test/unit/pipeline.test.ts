@@ -198,7 +198,7 @@ describe('speech', () => {
     expect(answered.response.headers['X-Generation-Id']).toMatch(/^gen-tts-\d{10}-[A-Za-z0-9]{20}$/);
     const bytes = await bytesOf(answered.response.body);
     const whole = ctx.audio.render({ input: body.input, voice: 'alloy', speed: 1, seed: 5, format: 'pcm' });
-    expect(answered.audio).toEqual({ format: 'pcm', content_type: 'audio/pcm;rate=24000;channels=1', duration_ms: whole.durationMs, voice: 'alloy', speed: 1, speech: 'tones' });
+    expect(answered.audio).toEqual({ format: 'pcm', content_type: 'audio/pcm;rate=24000;channels=1', duration_ms: whole.durationMs, voice: 'alloy', model: TTS, speed: 1, speech: 'tones' });
     expect(Buffer.from(bytes).equals(Buffer.from(whole.bytes))).toBe(true);
   });
 
