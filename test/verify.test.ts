@@ -153,6 +153,38 @@ describe('the shape rules', () => {
     ]);
   });
 
+  it('pairs a field gone and a new one of the same types under the same parent as one rename', () => {
+    // One gone, one new: a rename, at the place of the first of the two, whatever the names.
+    expect(compareShapes(shapeOf({ data: { id: 'a', size: 1 } }), shapeOf({ data: { id: 'a', length: 1 } }))).toEqual([
+      { path: 'data.size', kind: 'renamed', upstream: 'integer', mockrouter: 'integer', from: 'data.length' },
+    ]);
+    // Under an array's elements, and for an object (what is under it is not compared).
+    expect(compareShapes(shapeOf({ data: [{ prices: { a: 1 } }] }), shapeOf({ data: [{ pricing: { a: '1' } }] }))).toEqual([
+      { path: 'data[].prices', kind: 'renamed', upstream: 'object', mockrouter: 'object', from: 'data[].pricing' },
+    ]);
+    // Several new fields of that type: the one sharing a word of the gone one's name; the others stay new.
+    expect(compareShapes(shapeOf({ data: { contextWindow: 1, new_field: 2 } }), shapeOf({ data: { context_length: 1 } }))).toEqual([
+      { path: 'data.contextWindow', kind: 'renamed', upstream: 'integer', mockrouter: 'integer', from: 'data.context_length' },
+      { path: 'data.new_field', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
+    ]);
+  });
+
+  it('does not pair fields of other types, of other parents, or when the names leave a choice', () => {
+    // Another type: a field gone and a field new.
+    expect(compareShapes(shapeOf({ a: 'x' }), shapeOf({ b: 1 }))).toEqual([
+      { path: 'a', kind: 'field', upstream: 'string', mockrouter: 'absent' },
+      { path: 'b', kind: 'field', upstream: 'absent', mockrouter: 'integer' },
+    ]);
+    // Another parent.
+    expect(compareShapes(shapeOf({ x: { a: 1 }, y: {} }), shapeOf({ x: {}, y: { b: 1 } }))).toEqual([
+      { path: 'x.a', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
+      { path: 'y.b', kind: 'field', upstream: 'absent', mockrouter: 'integer' },
+    ]);
+    // Two gone and two new sharing no word, or a word shared by both gone ones: no rename is certain.
+    expect(compareShapes(shapeOf({ c: 1, d: 2 }), shapeOf({ a: 1, b: 2 })).map((d) => d.kind)).toEqual(['field', 'field', 'field', 'field']);
+    expect(compareShapes(shapeOf({ max_tokens: 1, other: 2 }), shapeOf({ max_length: 1, max_size: 2 })).map((d) => d.kind)).toEqual(['field', 'field', 'field', 'field']);
+  });
+
   it('reports enum values one side uses and the other never does, only for the listed enum fields', () => {
     const a = shapeOf({ data: { endpoints: [{ quantization: 'fp8', status: 0, tag: 'x' }] } });
     const b = shapeOf({ data: { endpoints: [{ quantization: 'unknown', status: 0, tag: 'y' }] } });
@@ -232,15 +264,49 @@ describe('verify against another mockrouter', () => {
     }
   }, SLOW_TEST_MS);
 
-  it('names a renamed field, a new one and a changed type of the model lookup, by path and side', async () => {
+  it('names a renamed field (one difference), a new one and a changed type of the model lookup, by path and side', async () => {
     const report = await verifyGateway({ upstream: standIn.url, apiKey: KEY });
     expect(report.drift).toBe(true);
+    // Every model lookup shows them: no difference names requests, and every lookup is DRIFT.
     expect(report.differences).toEqual([
-      { probe: 'model', path: 'data.context_length', kind: 'field', upstream: 'absent', mockrouter: 'integer' },
-      { probe: 'model', path: 'data.context_window', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
+      { probe: 'model', path: 'data.context_window', kind: 'renamed', upstream: 'integer', mockrouter: 'integer', from: 'data.context_length' },
       { probe: 'model', path: 'data.created', kind: 'type', upstream: 'string', mockrouter: 'integer' },
       { probe: 'model', path: 'data.new_field', kind: 'field', upstream: 'integer', mockrouter: 'absent' },
     ]);
+    const text = textReport(report);
+    expect(text).toContain('    renamed upstream: data.context_length → data.context_window (integer)\n');
+    const lookups = report.probes.filter((probe) => probe.probe === 'model');
+    expect(text.split('\n').filter((line) => /^ {2}DRIFT model /.test(line))).toHaveLength(lookups.length);
+  }, SLOW_TEST_MS);
+
+  it('names which model lookups differ when only some do: on the difference, and DRIFT on their lines only', async () => {
+    const list = await fetch(`${real.url}/api/v1/models?output_modalities=speech`, { headers: { authorization: `Bearer ${KEY}` } });
+    const ids = ((await list.json()) as { data: { id: string }[] }).data.map((model) => model.id);
+    expect(ids.length).toBeGreaterThan(2);
+    const [odd, other] = [ids[1]!, ids[2]!];
+    const oneDrifted = await startStandIn(real, (data) => {
+      if (data['id'] === odd) data['extra'] = true;
+      if (data['id'] === odd || data['id'] === other) data['created'] = String(data['created']);
+    });
+    try {
+      const report = await verifyGateway({ upstream: oneDrifted.url, apiKey: KEY });
+      const lookup = (id: string) => `GET /api/v1/model/${id}`;
+      expect(report.differences).toEqual([
+        { probe: 'model', path: 'data.created', kind: 'type', upstream: 'integer|string', mockrouter: 'integer', requests: [lookup(odd), lookup(other)] },
+        { probe: 'model', path: 'data.extra', kind: 'field', upstream: 'boolean', mockrouter: 'absent', requests: [lookup(odd)] },
+      ]);
+      const text = textReport(report);
+      expect(text).toContain(`    only upstream has data.extra (boolean) [${lookup(odd)}]\n`);
+      expect(text).toContain(`    data.created: upstream: integer|string, mockrouter: integer (type) [${lookup(odd)}, ${lookup(other)}]\n`);
+      const marks = text.split('\n').filter((line) => / model {8}GET /.test(line));
+      expect(marks).toHaveLength(ids.length);
+      expect(marks.filter((line) => line.startsWith('  DRIFT')).map((line) => line.split(' ').find((word) => word.startsWith('/api/')))).toEqual([`/api/v1/model/${odd}`, `/api/v1/model/${other}`]);
+      expect(marks.filter((line) => line.startsWith('  ok'))).toHaveLength(ids.length - 2);
+      expect(marks).toContain(`  DRIFT model        ${lookup(odd)}  upstream 200, mockrouter 200 (2 differences)`);
+      expect(marks).toContain(`  DRIFT model        ${lookup(other)}  upstream 200, mockrouter 200 (1 difference)`);
+    } finally {
+      await oneDrifted.close();
+    }
   }, SLOW_TEST_MS);
 
   it('names a renamed or retyped speech parameter of the speech model discovery reads by its JSON path', async () => {
@@ -258,8 +324,9 @@ describe('verify against another mockrouter', () => {
       expect(report.drift).toBe(true);
       const found = report.differences.filter((d) => d.probe === 'speech-models' || d.probe === 'speech-model').map((d) => [d.probe, d.path, d.kind]);
       for (const [probe, root] of [['speech-models', 'data[]'], ['speech-model', 'data']] as const) {
-        expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.response_format`, 'field']);
-        expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.format`, 'field']);
+        // Renamed: one difference, from the old path to the new.
+        expect(report.differences).toContainEqual(expect.objectContaining({ probe, path: `${root}.output_modalities[].supported_parameters.format`, kind: 'renamed', from: `${root}.output_modalities[].supported_parameters.response_format` }));
+        expect(found).not.toContainEqual([probe, `${root}.output_modalities[].supported_parameters.response_format`, 'field']);
         expect(found).toContainEqual([probe, `${root}.output_modalities[].supported_parameters.voice.type`, expect.any(String)]);
       }
     } finally {
@@ -303,8 +370,7 @@ describe('verify against another mockrouter', () => {
 
     const text = await runVerify(['--upstream', standIn.url], { OPENROUTER_API_KEY: KEY });
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('only upstream has data.context_window');
-    expect(text.stdout).toContain('only mockrouter has data.context_length');
+    expect(text.stdout).toContain('renamed upstream: data.context_length → data.context_window (integer)');
     expect(text.stdout).toContain('only upstream has data.new_field');
     expect(text.stdout).toContain('data.created: upstream: string, mockrouter: integer');
     expectNoKey(text);
@@ -313,11 +379,10 @@ describe('verify against another mockrouter', () => {
     expect(json.code).toBe(1);
     const document = JSON.parse(json.stdout) as VerifyReport;
     expect(document.drift).toBe(true);
-    expect(document.differences.map((d) => [d.probe, d.path, d.kind, d.upstream, d.mockrouter])).toEqual([
-      ['model', 'data.context_length', 'field', 'absent', 'integer'],
-      ['model', 'data.context_window', 'field', 'integer', 'absent'],
-      ['model', 'data.created', 'type', 'string', 'integer'],
-      ['model', 'data.new_field', 'field', 'integer', 'absent'],
+    expect(document.differences.map((d) => [d.probe, d.path, d.kind, d.upstream, d.mockrouter, d.from])).toEqual([
+      ['model', 'data.context_window', 'renamed', 'integer', 'integer', 'data.context_length'],
+      ['model', 'data.created', 'type', 'string', 'integer', undefined],
+      ['model', 'data.new_field', 'field', 'integer', 'absent', undefined],
     ]);
     expectNoKey(json);
   }, SLOW_TEST_MS);

@@ -15,7 +15,7 @@ import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../core
 import { formatPath } from '../core/base/zod-issues.js';
 import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
-import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape } from './shape.js';
+import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape, type ShapeDifference } from './shape.js';
 import type { Answer, ProbeRequest, Side } from './sides.js';
 import type { Difference, ProbeError, ProbeName, ProbeResult } from './types.js';
 
@@ -74,12 +74,19 @@ interface Voices {
   readonly mockrouter: readonly string[];
 }
 
+/** The paths a shape difference names: its own, and for a rename the old name's too. */
+function pathsOf(difference: ShapeDifference): string[] {
+  return difference.from === undefined ? [difference.path] : [difference.path, difference.from];
+}
+
 /** Collects the answers of both sides: probe lines, status and header differences, and each probe's body shapes. */
 class Comparison {
   readonly probes: ProbeResult[] = [];
   readonly differences: Difference[] = [];
   private error: ProbeError | null = null;
   private readonly shapes = new Map<ProbeName, { upstream: Shape; mockrouter: Shape }>();
+  /** Each request's own shapes, by probe: which of a probe's requests show a difference found in its whole. */
+  private readonly eachShapes = new Map<ProbeName, { request: string; upstream: Shape; mockrouter: Shape }[]>();
 
   /**
    * Adds a pair of answers to one request: compares status and headers and, when the statuses agree, the JSON
@@ -106,11 +113,17 @@ class Comparison {
       if (addToShape(shape, json)) continue;
       // The probe's shapes hold part of this answer: none of the probe is compared.
       this.shapes.delete(probe);
+      this.eachShapes.delete(probe);
       this.probes.pop();
       const message = `${side} answers to ${probe} have more than ${MAX_SHAPE_ENTRIES} JSON paths and enum values, or more than ${MAX_SHAPE_CHARS} characters of them, together: not compared`;
       this.stop({ probe, request, code: 'E_VERIFY_ANSWER_TOO_WIDE', message }, upstream.status, mockrouter.status);
       throw new Stopped();
     }
+    // Within the bounds: each request's paths are some of its probe's, which passed them.
+    const own = { request, upstream: emptyShape(), mockrouter: emptyShape() };
+    addToShape(own.upstream, u);
+    addToShape(own.mockrouter, m);
+    this.eachShapes.set(probe, [...(this.eachShapes.get(probe) ?? []), own]);
   }
 
   /**
@@ -143,10 +156,19 @@ class Comparison {
     this.error = error;
   }
 
-  /** The shape differences of each probe, over all of its answers (a probe's requests compare as one list). */
+  /**
+   * The shape differences of each probe, over all of its answers (a probe's requests compare as one list). A probe
+   * sent more than once names, on each difference, the requests that show it: those whose own answers differ at
+   * its path (when that is some of them, not all; when none alone does, the difference is the list's: all).
+   */
   finish(): ProbeOutcome {
     for (const [probe, { upstream, mockrouter }] of this.shapes) {
-      for (const difference of compareShapes(upstream, mockrouter)) this.differences.push({ probe, ...difference });
+      const each = this.eachShapes.get(probe) ?? [];
+      const paths = each.length > 1 ? each.map((own) => ({ request: own.request, paths: new Set(compareShapes(own.upstream, own.mockrouter).flatMap(pathsOf)) })) : [];
+      for (const difference of compareShapes(upstream, mockrouter)) {
+        const showing = paths.filter((own) => pathsOf(difference).some((path) => own.paths.has(path))).map((own) => own.request);
+        this.differences.push({ probe, ...difference, ...(showing.length > 0 && showing.length < paths.length ? { requests: showing } : {}) });
+      }
     }
     return { probes: this.probes, differences: this.differences, error: this.error };
   }

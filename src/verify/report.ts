@@ -4,20 +4,38 @@
  *
  * @module
  */
-import type { Difference, ProbeName, VerifyReport } from './types.js';
+import type { Difference, ProbeName, ProbeResult, VerifyReport } from './types.js';
 
 /** The `--json` document: the report as it is, one line. */
 export function jsonReport(report: VerifyReport): string {
   return `${JSON.stringify(report)}\n`;
 }
 
-/** One difference as a sentence: `only upstream has data.context_window`, `data.created: upstream: string, mockrouter: integer`. */
+/**
+ * One difference as a sentence: `only upstream has data.new_field (integer)`, `renamed upstream: data.context_length →
+ * data.context_window (integer)`, `data.created: upstream: string, mockrouter: integer (type)`; followed by the
+ * requests it was seen on, when it names them (`[GET /api/v1/model/openai/gpt-4o-mini-tts-2025-12-15]`).
+ */
 export function differenceLine(difference: Difference): string {
   const { path, kind, upstream, mockrouter } = difference;
   const where = path === '' ? '(the body)' : path;
-  if (kind === 'field') return upstream === 'absent' ? `only mockrouter has ${where} (${mockrouter})` : `only upstream has ${where} (${upstream})`;
-  const on = difference.request === undefined ? '' : ` [${difference.request}]`;
+  const seen = difference.request === undefined ? (difference.requests ?? []) : [difference.request];
+  const on = seen.length === 0 ? '' : ` [${seen.join(', ')}]`;
+  if (kind === 'field') return `${upstream === 'absent' ? `only mockrouter has ${where} (${mockrouter})` : `only upstream has ${where} (${upstream})`}${on}`;
+  if (kind === 'renamed') return `renamed upstream: ${difference.from ?? '?'} → ${where} (${upstream})${on}`;
   return `${where}: upstream: ${upstream}, mockrouter: ${mockrouter} (${kind})${on}`;
+}
+
+/**
+ * The differences request `probe` shows: those of its probe that name its request, or name no request (a shape
+ * difference that every request of the probe shows).
+ */
+function differencesOf(probe: ProbeResult, differences: readonly Difference[]): Difference[] {
+  return differences.filter((difference) => {
+    if (difference.probe !== probe.probe) return false;
+    if (difference.request !== undefined) return difference.request === probe.request;
+    return difference.requests === undefined || difference.requests.includes(probe.request);
+  });
 }
 
 function status(value: number | null): string {
@@ -25,16 +43,19 @@ function status(value: number | null): string {
 }
 
 /**
- * The report to read: a header line, a line per request (`ok`, `DRIFT` when a difference names it or its probe
- * differs in shape, `skip` when not compared, with why, `ERROR` for the upstream answer the check stopped at), then
- * the differences grouped by probe, and a last line saying whether anything drifted, or where the check stopped.
+ * The report to read: a header line, a line per request (`ok`, `DRIFT` with how many differences it shows: those
+ * that name it, and its probe's shape differences that every request of it shows; `skip` when not compared, with
+ * why, `ERROR` for the upstream answer the check stopped at), then the differences grouped by probe, each naming the
+ * requests it was seen on when not all of its probe's, and a last line saying whether anything drifted, or where
+ * the check stopped.
  */
 export function textReport(report: VerifyReport): string {
-  const drifted = new Set<ProbeName>(report.differences.map((difference) => difference.probe));
   const lines = [`mockrouter verify: ${report.upstream} against mockrouter's built-in catalog`];
   for (const probe of report.probes) {
-    const mark = probe.error !== undefined ? 'ERROR' : !probe.compared ? 'skip ' : drifted.has(probe.probe) ? 'DRIFT' : 'ok   ';
-    const note = probe.note === undefined ? '' : ` (${probe.note})`;
+    const shown = probe.compared ? differencesOf(probe, report.differences).length : 0;
+    const mark = probe.error !== undefined ? 'ERROR' : !probe.compared ? 'skip ' : shown > 0 ? 'DRIFT' : 'ok   ';
+    const notes = [...(probe.note === undefined ? [] : [probe.note]), ...(shown > 0 ? [`${shown} difference${shown === 1 ? '' : 's'}`] : [])];
+    const note = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
     lines.push(`  ${mark} ${probe.probe.padEnd(12)} ${probe.request}  upstream ${status(probe.upstream)}, mockrouter ${status(probe.mockrouter)}${note}`);
   }
   if (!report.spend) lines.push('  skip  speech       not sent: speech calls and their generation lookups cost credit (--spend sends them)');

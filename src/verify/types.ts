@@ -48,12 +48,19 @@ export interface ProbeError {
  */
 export interface Difference {
   readonly probe: ProbeName;
-  /** For `status`, `header` and `body`: the request it was seen on. */
+  /** For `status`, `header`, `body` and `schema`: the request it was seen on. */
   readonly request?: string;
+  /**
+   * For a shape difference of a probe sent more than once (a lookup per model): the requests whose answers show it,
+   * when not all of them do; absent when every request of the probe shows it (or the probe was sent once).
+   */
+  readonly requests?: readonly string[];
   readonly path: string;
   readonly kind: ShapeDifference['kind'] | 'status' | 'header' | 'body' | 'schema';
   readonly upstream: string;
   readonly mockrouter: string;
+  /** For `renamed`: the path mockrouter has the field at (`path` is the upstream's). */
+  readonly from?: string;
 }
 
 /**

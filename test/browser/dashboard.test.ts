@@ -4,10 +4,13 @@
  * stream, and by polling when the stream is down; a row opens by keyboard and its speech answer plays at the
  * journal's duration; the scenario picker starts at "none" when there is no default, shows a built-in's file
  * relative to the package, and sets the default the next request shows in `X-Mock-Applied`; advancing the clock on
- * the page makes a pending generation record readable and "Freeze at" follows it; cut and reset answers show as
- * such, a cut one's waveform marked where it stopped; the login form shows with no 401 in the console and takes the
- * admin token. Screenshots at 1280×800 and 390 px wide, light and dark, go to a temporary folder (or
- * `DASHBOARD_SCREENSHOTS`), printed at the end; `docs/dashboard.png` is `wide-light.png`.
+ * the page makes a pending generation record readable and "Freeze at" follows it, in 24-hour UTC, ticking with a
+ * running clock; cut and reset answers show as such, a cut one's waveform marked where it stopped; a speech row
+ * says what the request asked for, a request without a key has the session `no-key`, and cells are whole where
+ * there is room; the detail opens beside the journal, whose rows stay visible and take clicks; the login form shows
+ * with no 401 in the console and takes the admin token. Screenshots at 1280×800, 1920×1080 and 390 px wide, light
+ * and dark, go to a temporary folder (or `DASHBOARD_SCREENSHOTS`), printed at the end; `docs/dashboard.png` is
+ * `wide-light.png`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -45,8 +48,13 @@ describeWithBrowser('dashboard', () => {
   });
 
   /** The dashboard of `origin` in a new page, once its event stream is open (or `connection` says otherwise). */
-  async function dashboard(options: { width?: number; height?: number; dark?: boolean; connection?: string; origin?: string } = {}) {
-    const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.dark ? 'dark' : 'light' });
+  async function dashboard(options: { width?: number; height?: number; dark?: boolean; connection?: string; origin?: string; locale?: string; timezoneId?: string } = {}) {
+    const page = await browser.newPage({
+      viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+      colorScheme: options.dark ? 'dark' : 'light',
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+    });
     pages.push(page);
     const problems = watchPage(page);
     await page.goto(`${options.origin ?? server.url}/__mock/ui`);
@@ -195,12 +203,18 @@ describeWithBrowser('dashboard', () => {
     await page.getByTestId('clock-now').filter({ hasText: expected }).waitFor();
     expect(server.gateway.clock.now()).toBe(before + 60_000);
     expect(await lookup()).toBe(200);
-    // "Freeze at" follows the clock (it kept the time the page was opened at). Chromium drops ":00" seconds.
-    const freezeAt = async () => Date.parse(`${await page.inputValue('#freeze-at')}Z`);
-    await expect.poll(freezeAt).toBe(before + 60_000);
-    // Another client's move too; a time typed in stays until the clock moves.
+    // "Freeze at" follows the clock, as 24-hour UTC: the clock's own text without " UTC".
+    const freezeAt = () => page.inputValue('#freeze-at');
+    await expect.poll(freezeAt).toBe(expected.replace(' UTC', ''));
+    // Another client's move too.
     await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1_000 }), headers: { 'Content-Type': 'application/json' } });
-    await expect.poll(freezeAt).toBe(before + 61_000);
+    await expect.poll(freezeAt).toBe(new Date(before + 61_000).toISOString().slice(0, 19).replace('T', ' '));
+    // A time typed in stays until the clock moves; then the field follows the clock again.
+    await page.fill('#freeze-at', '2030-01-01 00:00:00');
+    await page.locator('#advance-amount').focus();
+    expect(await freezeAt()).toBe('2030-01-01 00:00:00');
+    await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1_000 }), headers: { 'Content-Type': 'application/json' } });
+    await expect.poll(freezeAt).toBe(new Date(before + 62_000).toISOString().slice(0, 19).replace('T', ' '));
 
     // Freeze at a time typed in.
     await page.fill('#freeze-at', '2026-02-03T04:05:06');
@@ -210,6 +224,120 @@ describeWithBrowser('dashboard', () => {
     await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ now: START }), headers: { 'Content-Type': 'application/json' } });
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);
+
+  it('shows "Freeze at" in 24-hour UTC in a 12-hour locale and another time zone, in step with a running clock', async () => {
+    const running = await startServer({ port: 0 });
+    try {
+      const { page, problems } = await dashboard({ origin: running.url, locale: 'en-US', timezoneId: 'America/New_York' });
+      await expect.poll(() => page.locator('.clock-now .pill').textContent()).toBe('running');
+      /** The clock's text and the field's, read in one go (one render shows both). */
+      const both = () => page.evaluate(() => [document.querySelector('[data-testid="clock-now"]')!.textContent!, (document.querySelector('#freeze-at') as HTMLInputElement).value]);
+      const [clock, field] = await both();
+      expect(field).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(`${field} UTC`).toBe(clock);
+      // The server's clock is UTC: within a few seconds of the field (the page ticks once a second).
+      expect(Math.abs(Date.parse(`${field!.replace(' ', 'T')}Z`) - running.gateway.clock.now())).toBeLessThan(5_000);
+      // It ticks with the clock, and stays in step with it.
+      await expect.poll(async () => (await both())[1], { timeout: 10_000 }).not.toBe(field);
+      const [later, laterField] = await both();
+      expect(`${laterField} UTC`).toBe(later);
+      // The field stops ticking while it has the focus (the text does not change under the cursor).
+      await page.locator('#freeze-at').focus();
+      const shown = await page.inputValue('#freeze-at');
+      await expect.poll(() => page.getByTestId('clock-now').textContent(), { timeout: 10_000 }).not.toBe(`${shown} UTC`);
+      expect(await page.inputValue('#freeze-at')).toBe(shown);
+      // A time typed in the form it shows sets the clock there (a running clock runs on from it), and the field
+      // follows the clock again.
+      const hourEarlier = Date.parse(`${shown.replace(' ', 'T')}Z`) - 3_600_000;
+      const typed = new Date(hourEarlier).toISOString().slice(0, 19).replace('T', ' ');
+      await page.fill('#freeze-at', typed);
+      await page.getByRole('button', { name: 'Freeze' }).click();
+      await page.locator('.card .status').filter({ hasText: `Frozen at ${new Date(hourEarlier).toISOString().slice(0, 19)}Z.` }).waitFor();
+      expect(running.gateway.clock.now()).toBeGreaterThanOrEqual(hourEarlier);
+      expect(running.gateway.clock.now()).toBeLessThan(hourEarlier + 600_000);
+      const [moved, movedField] = await both();
+      expect(`${movedField} UTC`).toBe(moved);
+      expect(Date.parse(`${movedField!.replace(' ', 'T')}Z`)).toBeLessThan(hourEarlier + 600_000);
+      expect(problems.take()).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  }, TIMEOUT);
+
+  it("shows a speech request's model, voice, format and input, the session no-key of a request without a key, and whole cells where there is room", async () => {
+    const { page, problems } = await dashboard({ width: 1920, height: 1080 });
+    await speech('mp3', { 'X-Mock-Session': 'checkout-flow-integration-suite' }, 'Your order has shipped and will arrive on Tuesday.');
+    const asked = lastSeq();
+    await speech('pcm', { 'X-Mock-Scenario': 'provider-overloaded' }, 'Overloaded   on\npurpose.');
+    const overloaded = lastSeq();
+    const noKey = await fetch(`${server.baseUrl}/model/openai/gpt-4o`);
+    expect(noKey.status).toBe(401);
+    await noKey.arrayBuffer();
+    const anonymous = lastSeq();
+    await fetch(`${server.baseUrl}/models?output_modalities=speech&supported_parameters=voice`, { headers: key }).then((r) => r.arrayBuffer());
+    const listed = lastSeq();
+    await row(page, listed).waitFor();
+
+    const cell = row(page, asked).locator('.c-path');
+    expect(await cell.getAttribute('title')).toBe(`/api/v1/audio/speech\n${TTS} · alloy · mp3 · “Your order has shipped and will arrive on Tuesday.”`);
+    expect(await cell.locator('.ask-model').textContent()).toBe(TTS);
+    expect(await cell.locator('.ask-part').allTextContents()).toEqual(['alloy', 'mp3']);
+    expect(await cell.locator('q.ask-input').textContent()).toBe('Your order has shipped and will arrive on Tuesday.');
+    // A format not given reads as the answer's; the input's whitespace as single spaces.
+    expect(await row(page, overloaded).locator('.c-path').getAttribute('title')).toBe(`/api/v1/audio/speech\n${TTS} · alloy · pcm · “Overloaded on purpose.”`);
+    expect(await row(page, listed).locator('.c-path').textContent()).toBe('/api/v1/models?output_modalities=speech&supported_parameters=voice');
+
+    // No key: the session says so (not one derived as if a key had been sent), here and in the journal.
+    expect(await row(page, anonymous).locator('.c-session').textContent()).toBe('no-key');
+    expect((await entry(anonymous)).session).toBe('no-key');
+    expect(await row(page, asked).locator('.c-session').textContent()).toBe('checkout-flow-integration-suite');
+    expect(await row(page, listed).locator('.c-session').textContent()).toMatch(/^key-[0-9a-f]{12}$/);
+
+    // At 1920 px nothing is cut: every clipped cell shows its one line whole.
+    const cut = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('tbody .clip')).filter((clip) => clip.scrollHeight > clip.clientHeight + 1).map((clip) => clip.textContent),
+    );
+    expect(cut).toEqual([]);
+    expect(await row(page, overloaded).locator('.c-scenario').textContent()).toBe('provider-overloaded');
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    it(`opens the detail beside the journal at ${width}×${height}: the rows stay visible and a click on another selects it`, async () => {
+      const { page, problems } = await dashboard({ width, height });
+      const seqs: number[] = [];
+      for (const scenario of ['rate-limited', 'provider-overloaded', undefined]) {
+        await speech('pcm', scenario === undefined ? {} : { 'X-Mock-Scenario': scenario });
+        seqs.push(lastSeq());
+      }
+      await row(page, seqs[2]!).waitFor();
+      await row(page, seqs[2]!).click();
+      await page.locator('#detail-title').filter({ hasText: `#${seqs[2]}` }).waitFor();
+      const detail = (await page.locator('.detail').boundingBox())!;
+      const journal = (await page.locator('.journal').boundingBox())!;
+      expect(journal.x + journal.width).toBeLessThanOrEqual(detail.x + 1);
+      // Each row's status and scenario, where the drawer used to be, are the row's own.
+      for (const seq of seqs) {
+        for (const column of ['.c-status', '.c-scenario']) {
+          const box = (await row(page, seq).locator(column).boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(detail.x + 1);
+          const hit = await page.evaluate(([x, y]) => (document.elementFromPoint(x!, y!)?.closest('tr') as HTMLElement | null)?.dataset.seq, [box.x + box.width / 2, box.y + box.height / 2]);
+          expect(hit).toBe(String(seq));
+        }
+      }
+      // A click on another row while the detail is open selects it.
+      await row(page, seqs[0]!).locator('.c-status').click();
+      await page.locator('#detail-title').filter({ hasText: `#${seqs[0]}` }).waitFor();
+      expect(await row(page, seqs[0]!).getAttribute('aria-current')).toBe('true');
+      expect(await row(page, seqs[2]!).getAttribute('aria-current')).toBeNull();
+      await row(page, seqs[1]!).locator('.c-scenario').click();
+      await page.locator('#detail-title').filter({ hasText: `#${seqs[1]}` }).waitFor();
+      expect(problems.take()).toEqual([]);
+    }, TIMEOUT);
+  }
 
   it('shows a cut body and a reset connection as such, filters them, and the reset button empties the journal', async () => {
     const { page, problems } = await dashboard();
@@ -336,7 +464,7 @@ describeWithBrowser('dashboard', () => {
     }
   }, TIMEOUT);
 
-  it('renders at 1280×800 and at 390 px wide, light and dark (screenshots)', async () => {
+  it('renders at 1280×800, 1920×1080 and 390 px wide, light and dark (screenshots)', async () => {
     const dir = process.env.DASHBOARD_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mockrouter-dashboard-'));
     mkdirSync(dir, { recursive: true });
     // A journal with something of everything, a few seconds apart.
@@ -360,6 +488,7 @@ describeWithBrowser('dashboard', () => {
     const shots: string[] = [];
     for (const [name, width, height] of [
       ['wide', 1280, 800],
+      ['hd', 1920, 1080],
       ['narrow', 390, 844],
     ] as const) {
       for (const dark of [false, true]) {
@@ -368,7 +497,7 @@ describeWithBrowser('dashboard', () => {
         // A scenario picked (not the default), so the panel shows its description, file and rules (on a phone the
         // panels start folded).
         await expect.poll(() => page.locator('#scenario-select option:checked').textContent()).toBe('none (default)');
-        if (name === 'wide') {
+        if (name !== 'narrow') {
           await page.selectOption('#scenario-select', 'rate-limited');
           await page.locator('.scenario-detail .rules').waitFor();
         }

@@ -96,13 +96,23 @@ describe('the order of the checks', () => {
     await envelope(connect.response, 405);
   });
 
-  it('answers a known path without a key with a 401, in the anonymous session', async () => {
+  it('answers a known path without a key with a 401, in the session no-key (not one derived as if a key were sent)', async () => {
     const { pipeline } = setup();
     const answered = await pipeline(request('/api/v1/model/openai/gpt-4o', { headers: { authorization: '' } }));
     expect((await envelope(answered.response, 401)).message).toBe('No auth credentials found');
     expect(answered.route?.operation).toBe('model');
-    expect(answered.session).toMatch(/^key-[0-9a-f]{12}$/);
-    expect((await pipeline(request('/api/v1/nothing', { headers: { authorization: '' } }))).session).toBe(answered.session);
+    expect(answered.session).toBe('no-key');
+    expect((await pipeline(request('/api/v1/nothing', { headers: { authorization: '' } }))).session).toBe('no-key');
+    expect((await pipeline(request('/api/v1/nothing', { headers: { authorization: '', 'x-mock-session': 'mine' } }))).session).toBe('mine');
+  });
+
+  it('gives a request refused before its key was checked (an unknown path) the session of the key it sent', async () => {
+    const { pipeline } = setup();
+    const accepted = await pipeline(request('/api/v1/model/openai/gpt-4o'));
+    expect(accepted.session).toMatch(/^key-[0-9a-f]{12}$/);
+    const unknown = await pipeline(request('/api/v1/nothing'));
+    await envelope(unknown.response, 404);
+    expect(unknown.session).toBe(accepted.session);
   });
 
   it('takes HEAD for GET, and answers an operation with its own response, untouched by any rule', async () => {
@@ -188,7 +198,7 @@ describe('speech', () => {
     expect(answered.response.headers['X-Generation-Id']).toMatch(/^gen-tts-\d{10}-[A-Za-z0-9]{20}$/);
     const bytes = await bytesOf(answered.response.body);
     const whole = ctx.audio.render({ input: body.input, voice: 'alloy', speed: 1, seed: 5, format: 'pcm' });
-    expect(answered.audio).toEqual({ format: 'pcm', content_type: 'audio/pcm;rate=24000;channels=1', duration_ms: whole.durationMs, voice: 'alloy', speed: 1, speech: 'tones' });
+    expect(answered.audio).toEqual({ format: 'pcm', content_type: 'audio/pcm;rate=24000;channels=1', duration_ms: whole.durationMs, voice: 'alloy', model: TTS, speed: 1, speech: 'tones' });
     expect(Buffer.from(bytes).equals(Buffer.from(whole.bytes))).toBe(true);
   });
 

@@ -130,9 +130,20 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
 const UNITS = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 type Unit = keyof typeof UNITS;
 
-/** `2026-01-01T00:00:00` for a `datetime-local` input (UTC). */
-function localInput(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19);
+/** `2026-01-01 00:00:00` of epoch ms: the "Freeze at" field's form, 24-hour UTC (the gateway's clock is UTC). */
+function freezeText(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * The time typed in "Freeze at" as ISO 8601 UTC (`2026-01-01T00:00:00Z`), or `undefined` when it is none:
+ * `YYYY-MM-DD HH:MM`, with `:SS` and `.mmm` optional, a `T` or a space between, and an optional `Z`.
+ */
+function frozenIso(typed: string): string | undefined {
+  const match = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d{1,3})?)?Z?$/i.exec(typed.trim());
+  if (!match) return undefined;
+  const iso = `${match[1]}T${match[2]}${match[3] ?? ':00'}Z`;
+  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
 }
 
 /** The simulator's clock now, ticking on the page when it runs. */
@@ -146,9 +157,12 @@ function clockNow(feed: Feed): number | undefined {
 export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const [amount, setAmount] = useState('60');
   const [unit, setUnit] = useState<Unit>('s');
-  const [at, setAt] = useState('');
-  /** Whether "Freeze at" holds a time typed in since the clock last moved (else it shows the clock's time). */
-  const [typed, setTyped] = useState(false);
+  /**
+   * What "Freeze at" holds of its own, or `undefined` while it shows the clock's time, ticking with it: the time it
+   * showed when it took the focus (so the text does not change under the cursor), then what was typed, until the
+   * clock moves or it loses the focus unchanged.
+   */
+  const [held, setHeld] = useState<{ text: string; typed: boolean }>();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const [, tick] = useState(0);
@@ -167,17 +181,14 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
     return () => clearInterval(timer);
   }, [clock]);
 
-  // "Freeze at" follows the clock (each move: Advance, Freeze, another client's, a reset's re-read) unless a time
-  // was typed in since.
-  useEffect(() => {
-    if (clock && !typed) setAt(localInput(clock.nowMs));
-  }, [clock, typed]);
+  // Each move of the clock (Advance, Freeze, another client's, a reset's re-read) lets "Freeze at" follow it again.
+  useEffect(() => setHeld((was) => (was?.typed ? undefined : was)), [clock]);
 
   const move = async (body: { advance_ms: number } | { now: string }, done: string) => {
     setBusy(true);
     try {
       feed.setClock(await api<ClockState>('/clock', { method: 'POST', body }));
-      setTyped(false);
+      setHeld(undefined);
       setStatus(done);
     } catch (error) {
       setStatus(message(error));
@@ -197,17 +208,19 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
     void move({ advance_ms: ms }, `Advanced by ${amount} ${unit}.`);
   };
 
+  const now = clockNow(feed);
+  const at = held?.text ?? (now === undefined ? '' : freezeText(now));
+
   const freeze = (event: Event) => {
     event.preventDefault();
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(at)) {
-      setStatus('Give a date and time.');
+    const iso = frozenIso(at);
+    if (iso === undefined) {
+      setStatus('Give a date and time in UTC: YYYY-MM-DD HH:MM:SS.');
       return;
     }
-    const iso = `${at.length === 16 ? `${at}:00` : at}Z`;
     void move({ now: iso }, `Frozen at ${iso}.`);
   };
 
-  const now = clockNow(feed);
   return (
     <details class="card" open={open}>
       <summary>
@@ -234,16 +247,21 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
         </button>
       </form>
       <form class="row freeze" onSubmit={freeze}>
-        <label for="freeze-at">Freeze at (UTC)</label>
+        <label for="freeze-at">
+          Freeze at <span id="freeze-at-form">(UTC, YYYY-MM-DD HH:MM:SS)</span>
+        </label>
         <input
           id="freeze-at"
-          type="datetime-local"
-          step="1"
+          type="text"
+          inputMode="numeric"
+          spellcheck={false}
+          autoComplete="off"
+          placeholder="YYYY-MM-DD HH:MM:SS"
+          aria-describedby="freeze-at-form"
           value={at}
-          onInput={(e) => {
-            setAt(e.currentTarget.value);
-            setTyped(true);
-          }}
+          onFocus={() => setHeld((was) => was ?? { text: at, typed: false })}
+          onBlur={() => setHeld((was) => (was?.typed ? was : undefined))}
+          onInput={(e) => setHeld({ text: e.currentTarget.value, typed: true })}
         />
         <button type="submit" disabled={busy}>
           Freeze

@@ -112,6 +112,52 @@ export function pathWithQuery(entry: JournalEntry): string {
   return query ? `${entry.path}?${query}` : entry.path;
 }
 
+/** The journal's session of a request that sent no API key and no `X-Mock-Session` (`sessionOf`, `src/core/accounts/session.ts`). */
+export const NO_KEY_SESSION = 'no-key';
+
+/** Most characters of a speech input a row shows (the cell cuts it shorter, with an ellipsis, when out of room). */
+const INPUT_START = 80;
+
+/** What a speech request asked for, as its row shows it; each part absent when the request did not say. */
+export interface SpeechAsk {
+  model?: string;
+  voice?: string;
+  /** `response_format`, or the answer's format (`pcm` when the request named none). */
+  format?: string;
+  /** The input's start: whitespace runs as one space, at most {@link INPUT_START} characters, then `…`. */
+  input?: string;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * What speech request `entry` asked for: model, voice and format from its journaled body, else from its answer's
+ * `audio` (a body over 64 KiB is not kept; the journal keeps the model, voice and format of a 200 there too), and the
+ * input's start. `undefined` for another operation, or a speech request that says none of these (no JSON body).
+ */
+export function speechAsk(entry: JournalEntry): SpeechAsk | undefined {
+  if (entry.operation !== 'speech') return undefined;
+  const body = entry.body !== null && typeof entry.body === 'object' && !Array.isArray(entry.body) ? (entry.body as Record<string, unknown>) : {};
+  const audio = entry.audio;
+  const ask: SpeechAsk = {};
+  const model = text(body.model) ?? audio?.model;
+  const voice = text(body.voice) ?? audio?.voice;
+  const format = text(body.response_format) ?? audio?.format;
+  const input = text(body.input)?.replace(/\s+/g, ' ').trim();
+  if (model !== undefined) ask.model = model;
+  if (voice !== undefined) ask.voice = voice;
+  if (format !== undefined) ask.format = format;
+  if (input) ask.input = [...input].length > INPUT_START ? `${[...input].slice(0, INPUT_START).join('')}…` : input;
+  return Object.keys(ask).length > 0 ? ask : undefined;
+}
+
+/** {@link SpeechAsk} as one line: `openai/gpt-4o-mini-tts · alloy · mp3 · “Hello there”`. */
+export function speechAskText(ask: SpeechAsk): string {
+  return [ask.model, ask.voice, ask.format, ask.input === undefined ? undefined : `“${ask.input}”`].filter((part) => part !== undefined).join(' · ');
+}
+
 /** The bytes of the answer: `response_bytes`, else its `Content-Length`. */
 export function responseBytes(entry: JournalEntry): number | null {
   if (typeof entry.response_bytes === 'number') return entry.response_bytes;

@@ -1,9 +1,10 @@
 /** The journal: the table of requests, newest first, with its filters, "Show more" and "Clear journal". */
+import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { api, type JournalEntry } from './api.js';
 import type { Feed } from './feed.js';
 import { FilterBar, NO_FILTERS, applyFilters, type Filters } from './filters.js';
-import { bytes, clockTime, millis, pathWithQuery, responseBytes, statusView } from './format.js';
+import { NO_KEY_SESSION, bytes, clockTime, millis, pathWithQuery, responseBytes, speechAsk, speechAskText, statusView } from './format.js';
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const ROWS = 300;
@@ -21,6 +22,55 @@ export function focusRow(seq: number | undefined): void {
 export function severalReplicas(entries: readonly JournalEntry[]): boolean {
   const first = entries[0]?.replica;
   return entries.some((entry) => entry.replica !== first);
+}
+
+/**
+ * A cell's text on one line, as wide as the column lets it grow; cut with an ellipsis only when the table is out of
+ * room (the full text is in the cell's title).
+ */
+function Clip({ children }: { children: ComponentChildren }) {
+  return <span class="clip">{children}</span>;
+}
+
+/** The path cell: the path with its query; for a speech request, what it asked for (model, voice, format, input). */
+function PathCell({ entry }: { entry: JournalEntry }) {
+  const path = pathWithQuery(entry);
+  const ask = speechAsk(entry);
+  if (!ask) {
+    return (
+      <td class="c-path" title={path}>
+        <Clip>{path}</Clip>
+      </td>
+    );
+  }
+  const parts = (['model', 'voice', 'format', 'input'] as const).flatMap((name) => (ask[name] === undefined ? [] : [[name, ask[name]] as const]));
+  return (
+    <td class="c-path" title={`${path}\n${speechAskText(ask)}`}>
+      <Clip>
+        {parts.map(([name, part], i) => (
+          <span key={name}>
+            {i > 0 && (
+              <span class="ask-sep" aria-hidden="true">
+                ·
+              </span>
+            )}
+            {name === 'input' ? <q class="ask-input">{part}</q> : <span class={name === 'model' ? 'ask-model' : 'ask-part'}>{part}</span>}
+          </span>
+        ))}
+      </Clip>
+    </td>
+  );
+}
+
+/** The session cell; a request that sent no API key (and named no session) says so. */
+function SessionCell({ entry }: { entry: JournalEntry }) {
+  const session = entry.session;
+  const none = session === NO_KEY_SESSION && entry.headers['x-mock-session'] === undefined;
+  return (
+    <td class={`c-session${none ? ' muted' : ''}`} title={none ? 'No session: the request sent no API key' : session}>
+      <Clip>{session}</Clip>
+    </td>
+  );
 }
 
 function Row({ entry, open, replicas, onOpen }: { entry: JournalEntry; open: boolean; replicas: boolean; onOpen: (seq: number) => void }) {
@@ -43,24 +93,20 @@ function Row({ entry, open, replicas, onOpen }: { entry: JournalEntry; open: boo
         {clockTime(entry.time_iso)}
       </td>
       <td class="c-method">{entry.method}</td>
-      <td class="c-path" title={pathWithQuery(entry)}>
-        {pathWithQuery(entry)}
-      </td>
+      <PathCell entry={entry} />
       <td class="c-op">{entry.operation ?? <span class="muted">none</span>}</td>
       <td class="c-status">
         <span class={`status ${status.tone}`} title={status.title}>
           {status.label}
         </span>
       </td>
-      <td class="c-scenario" title={entry.rule ?? undefined}>
-        {entry.scenario ?? ''}
+      <td class="c-scenario" title={entry.scenario === null ? undefined : `${entry.scenario}${entry.rule && entry.rule !== entry.scenario ? ` / ${entry.rule}` : ''}`}>
+        <Clip>{entry.scenario ?? ''}</Clip>
       </td>
-      <td class="c-session" title={entry.session}>
-        {entry.session}
-      </td>
+      <SessionCell entry={entry} />
       {replicas && (
         <td class="c-replica" title={entry.replica}>
-          {entry.replica}
+          <Clip>{entry.replica}</Clip>
         </td>
       )}
       <td class="c-duration num">{millis(entry.duration_ms)}</td>
@@ -125,8 +171,8 @@ export function Journal({ feed, openSeq, onOpen }: { feed: Feed; openSeq: number
                 <th scope="col" class="c-method">
                   Method
                 </th>
-                <th scope="col" class="c-path">
-                  Path
+                <th scope="col" class="c-path" title="The path and query; for a speech request, its model, voice, format and input">
+                  Request
                 </th>
                 <th scope="col" class="c-op">
                   Operation

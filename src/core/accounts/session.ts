@@ -50,23 +50,22 @@ export function forgetKeyDigests(): void {
   digests.clear();
 }
 
-/** The digest that names requests without a key (their session is `key-<12 hex of SHA-256("anonymous")>`). */
-export function anonymousDigest(): string {
-  return keyDigest('anonymous');
-}
+/** The session of a request that sent no API key and no `X-Mock-Session` (it is answered 401 before any state is read). */
+export const NO_KEY_SESSION = 'no-key';
 
 /**
  * The session of a request: the `X-Mock-Session` header when given (trimmed, at most
  * {@link MAX_SESSION_LENGTH} characters, copied so it keeps no reference to the header), else derived from the
  * API key's digest ({@link keyDigest}) as `key-<first 12 hex digits of SHA-256(key)>`, so tests with different
- * keys never share state and the key itself never appears in the journal.
+ * keys never share state and the key itself never appears in the journal; {@link NO_KEY_SESSION} when the request
+ * sent no key (`digest` undefined).
  */
-export function sessionOf(sessionHeader: string | undefined, digest: string): string {
+export function sessionOf(sessionHeader: string | undefined, digest: string | undefined): string {
   if (sessionHeader !== undefined) {
     const trimmed = sessionHeader.trim();
     if (trimmed !== '') return trimmed.length <= MAX_SESSION_LENGTH ? trimmed : flat(trimmed.slice(0, MAX_SESSION_LENGTH));
   }
-  return `key-${digest.slice(0, 12)}`;
+  return digest === undefined ? NO_KEY_SESSION : `key-${digest.slice(0, 12)}`;
 }
 
 /** `text` copied into a string of its own (V8 keeps a slice as a view of its parent: a long header would stay alive). */

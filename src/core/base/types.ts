@@ -132,7 +132,7 @@ export interface ResponseOutcome {
  * What a speech answer renders: enough to render the same bytes again (with the request's `input` and the
  * gateway's seed). Field names are the journal's (JSON, snake_case).
  *
- * @example { format: 'mp3', content_type: 'audio/mpeg', duration_ms: 1240, voice: 'alloy', speed: 1, speech: 'tones' }
+ * @example { format: 'mp3', content_type: 'audio/mpeg', duration_ms: 1240, voice: 'alloy', model: 'openai/gpt-4o-mini-tts-2025-12-15', speed: 1, speech: 'tones' }
  */
 export interface SpeechAudio {
   /** The request's `response_format` (default `pcm`). */
@@ -148,6 +148,11 @@ export interface SpeechAudio {
   speech?: 'tones' | 'words';
   /** The request's `voice`, as given. */
   voice: string;
+  /**
+   * The request's `model`, as given: kept here as well as in the entry's `body`, which is not kept over 64 KiB (a
+   * request with reference audio). Absent in entries made before it was kept.
+   */
+  model?: string;
   /** The speed actually rendered: the request's `speed`, or 1 for models that ignore it (or when it is omitted). */
   speed: number;
   /**

@@ -26,7 +26,8 @@ import { header, jsonBodyOrUndefined } from '../http/request.js';
 import { matchRoute, type RouteMatch } from '../http/routes.js';
 import { delayOf, ruleResponse, withAudioEffects } from '../scenarios/effects.js';
 import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type AppliedRule, type RequestFacts, type ScenarioEngine } from '../scenarios/engine.js';
-import { anonymousDigest, sessionOf } from '../accounts/session.js';
+import { bearerKey } from '../accounts/auth.js';
+import { keyDigest, sessionOf } from '../accounts/session.js';
 import type { OperationAnswer } from '../operations/call.js';
 import { andThen, type CoreRequest, type CoreResponse, type MaybePromise, type SpeechAudio } from '../base/types.js';
 
@@ -37,7 +38,7 @@ export interface Answered {
   readonly audio?: SpeechAudio | undefined;
   /** The matched route, or `undefined` for an unknown path. */
   readonly route: RouteMatch | undefined;
-  /** The session the request ran in (`X-Mock-Session`, else derived from the key, else `anonymous`). */
+  /** The session the request ran in (`X-Mock-Session`, else derived from the key it sent, else `no-key`). */
   readonly session: string;
   /** The scenario rule applied, if any. */
   readonly applied: AppliedRule | undefined;
@@ -82,6 +83,15 @@ function factsOf(request: CoreRequest, match: RouteMatch): RequestFacts {
 }
 
 /**
+ * The session of a request refused before its key was accepted (an unknown path, no key, a key the keys file does
+ * not list): `X-Mock-Session`, else derived from the key it sent, else `no-key` (`sessionOf`).
+ */
+function sentSession(request: CoreRequest, sessionHeader: string | undefined): string {
+  const key = bearerKey(request.headers);
+  return sessionOf(sessionHeader, key === undefined ? undefined : keyDigest(key));
+}
+
+/**
  * Creates the pipeline over a gateway's shared state and scenarios.
  *
  * @param before runs after the route and the key were checked, before anything reads state (a shared store's
@@ -120,14 +130,16 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine, b
 
   return (request) => {
     const sessionHeader = header(request.headers, SESSION_HEADER);
-    let session = sessionOf(sessionHeader, anonymousDigest());
+    /** Set once the key was accepted; a request refused before has the session of the key it sent, if any. */
+    let session: string | undefined;
     let match: RouteMatch | undefined;
-    const failed = (error: unknown): Answered => ({ response: toErrorResponse(error), route: match, session, applied: undefined });
+    const failed = (error: unknown): Answered => ({ response: toErrorResponse(error), route: match, session: session ?? sentSession(request, sessionHeader), applied: undefined });
     try {
       match = route(request);
       const account = ctx.accounts.authenticate(request.headers);
-      session = sessionOf(sessionHeader, account.digest);
-      const answered = before ? andThen(before(), () => answer(request, match!, session, account)) : answer(request, match, session, account);
+      const accepted = sessionOf(sessionHeader, account.digest);
+      session = accepted;
+      const answered = before ? andThen(before(), () => answer(request, match!, accepted, account)) : answer(request, match, accepted, account);
       return answered instanceof Promise ? answered.catch(failed) : answered;
     } catch (error) {
       return failed(error);

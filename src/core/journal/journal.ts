@@ -32,7 +32,10 @@ export interface JournalEntry {
    * with a shared store (`docs/scale-out.md`) the journal holds every replica's entries.
    */
   replica: string;
-  /** The session (`X-Mock-Session`, else derived from the API key: `key-<12 hex of its SHA-256>`, never the key). */
+  /**
+   * The session (`X-Mock-Session`, else derived from the API key sent: `key-<12 hex of its SHA-256>`, never the key;
+   * `no-key` for a request that sent none).
+   */
   session: string;
   method: string;
   /** Raw path, no query. */

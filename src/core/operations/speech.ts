@@ -182,7 +182,7 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
         durationMs: audio.nominalDurationMs,
         answer: (generationId) => ({
           response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, speed, speech: mode },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, model: body.model, speed, speech: mode },
         }),
       };
     }),
@@ -278,7 +278,7 @@ function answerRecorded(ctx: GatewayContext, request: CoreRequest, account: Acco
     durationMs,
     answer: (generationId) => ({
       response: { status: 200, headers: { 'Content-Type': recorded.contentType, 'X-Generation-Id': generationId }, body: new ChunkedBody(recorded.bytes, undefined, durationMs) },
-      audio: { format: body.response_format, content_type: recorded.contentType, duration_ms: durationMs, voice: body.voice, speed: body.speed ?? 1, recorded: true as const },
+      audio: { format: body.response_format, content_type: recorded.contentType, duration_ms: durationMs, voice: body.voice, model: body.model, speed: body.speed ?? 1, recorded: true as const },
     }),
   }));
 }
