@@ -46,7 +46,8 @@ has null), fields present on every object on one side only, and the values of a 
 names its JSON path, its probe and what each side has.
 
 --upstream: the API is under /api/v1 of it (https://openrouter.ai -> https://openrouter.ai/api/v1; a URL already
-ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1).
+ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1). A user name,
+password, query or fragment in it is refused, as by mockrouter record.
 
 Limits: each upstream answer gets --timeout for the whole of it, and at most ${bytesText(MAX_ANSWER_BYTES)} of body once its
 Content-Encoding (gzip, deflate, br) is decoded; a JSON body may nest ${MAX_ANSWER_DEPTH} levels deep and hold ${MAX_ANSWER_ITEMS} array
