@@ -16,7 +16,7 @@ import { GatewayEvents, clockStateOf, type GatewayEventSource } from '../journal
 import { openStore } from './open-store.js';
 import { checkStoreNames } from './store-names.js';
 import { linkReplicas } from './replica-link.js';
-import type { JournalStore, SharedScenario } from '../store/types.js';
+import type { SharedJournal, SharedScenario } from '../store/types.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from '../generations/known-generations.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from '../journal/journal.js';
 import { journaled } from './journaled.js';
@@ -68,7 +68,7 @@ export interface Gateway {
    * The journal of every replica: {@link journal} itself in memory; with option `store`, the store's (reads are
    * promises).
    */
-  readonly sharedJournal: JournalStore;
+  readonly sharedJournal: SharedJournal;
   /**
    * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
    * bodies end (`entry-done`), clock moves, default scenario changes, the journal emptied (`journal-cleared`) and
@@ -220,9 +220,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const report = safeReporter(options.onError ?? consoleReporter);
   const replica = options.replicaId ?? platform.replicaId();
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
-  /** Whether the journal is being cleared for another replica (which announced it): no event of this one then. */
-  let clearingForOther = false;
-  const journal = new Journal(journalSize, () => clearingForOther || events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  const journal = new Journal(journalSize, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
   const store = openStore(platform, options, { journal, replica, journalSize, maxGenerations, report });
   const events: GatewayEvents = new GatewayEvents(report, store.shared ? (event) => store.publish(event) : undefined);
@@ -256,12 +254,9 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const pipeline = createPipeline(context, scenarios, link.before);
   if (store.shared) {
     store.onRemoteEvent(({ event }) => {
-      // Another replica emptied the shared journal: this process's own entries go too, as they would there.
-      if (event.type === 'journal-cleared') {
-        clearingForOther = true;
-        journal.clear();
-        clearingForOther = false;
-      }
+      // Another replica emptied the shared journal: this process's own entries go too, as they did there. Its event
+      // is the one this gateway's listeners get; announcing the clear again would send it back to every replica.
+      if (event.type === 'journal-cleared') journal.clearUnannounced();
       events.emitRemote(event);
     });
   }

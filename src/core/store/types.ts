@@ -69,14 +69,11 @@ export interface RemoteEvent {
 }
 
 /**
- * The journal as a store keeps it: sequence numbers are given out by the store (one sequence for every replica),
- * entries are kept newest first up to the bound (`journalSize`). Reads give copies.
+ * The journal of every replica as it is read and emptied: `gateway.sharedJournal`, behind the admin API's
+ * `/__mock/requests`. Sequence numbers are given out by the store (one sequence for every replica); entries are
+ * kept up to the bound (`journalSize`), oldest dropped first. Reads give copies with a shared store.
  */
-export interface JournalStore {
-  /** Records an entry with the next sequence number, and gives it back with its `seq` (the same object). */
-  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<JournalEntry>;
-  /** Stores the fields an entry gets when its answer ends (`status`, `duration_ms`, `response_bytes`, `body_end`). */
-  finish(entry: JournalEntry): MaybePromise<void>;
+export interface SharedJournal {
   /** Entries matching `filter`, oldest first (`Journal.list`). */
   list(filter?: JournalFilter): MaybePromise<JournalEntry[]>;
   /** Entries after `seq` matching `filter`, oldest first, at most `limit` (`Journal.after`). */
@@ -100,10 +97,15 @@ export interface RecordedEntry {
   readonly run: string;
 }
 
-/** The journal as the gateway writes it: {@link JournalStore}, and the run each entry is recorded in. */
-export interface StoreJournal extends JournalStore {
-  /** Records as {@link JournalStore.record} does, and names the store's run the entry was recorded in. */
-  recordInRun(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<RecordedEntry>;
+/**
+ * The journal a store keeps: {@link SharedJournal}, and the writes of the gateway (`gateway/journal-sink.ts`), which
+ * are not for users: recording an entry and storing how its answer ended.
+ */
+export interface StoreJournal extends SharedJournal {
+  /** Records an entry with the next sequence number: the entry back (the same object, `seq` set) and the store's run. */
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<RecordedEntry>;
+  /** Stores the fields an entry gets when its answer ends (`status`, `duration_ms`, `response_bytes`, `body_end`). */
+  finish(entry: JournalEntry): MaybePromise<void>;
 }
 
 /** The state of one simulated gateway, wherever it is kept. */
