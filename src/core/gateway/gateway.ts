@@ -80,15 +80,14 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache). Reads it whole through {@link openAudio}. With a shared store the entry is the store's (any
-   * replica's), never one of an earlier run of the store.
+   * audio cache). {@link openAudio} read whole. With a shared store the entry is the store's (any replica's), never
+   * one of an earlier run of the store.
    *
-   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes; `undefined` when
-   *   there is no entry `seq` (never made, or dropped by the bound or a reset), it is not a speech answer with
-   *   status 200, or its request body was not kept (over 64 KiB).
+   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes.
+   * @throws {GatewayError} (the promise rejects) 404 naming why there is none, as {@link openAudio} does.
    * @example const audio = await mock.gateway.audioOf(mock.journal.last()!.seq);
    */
-  audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array } | undefined>;
+  audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array }>;
   /**
    * The audio of the speech answer journaled as `seq`, as {@link audioOf} gives it, opened as a streamed body: it
    * renders as it is read (from the cache, its chunks are at hand: `body.chunksNow()`), and nothing is rendered
@@ -97,8 +96,9 @@ export interface Gateway {
    * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`), the body's length in bytes,
    *   and the body.
    * @throws {GatewayError} 404 whose message says why there is none: `No journal entry <seq>` (never made, or
-   *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, or `Journal
-   *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
+   *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, `Journal
+   *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`, or that it
+   *   answered a recorded speech answer (a `fixtures` folder's audio, served, not rendered).
    * @example const { contentType, body } = await gateway.openAudio(seq); for await (const chunk of body) write(chunk);
    */
   openAudio(seq: number): MaybePromise<ReplayedAudio>;
@@ -302,8 +302,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     },
     openAudio: (seq) => andThen(entryOf(seq), (entry) => replayed(entry, seq)),
     async audioOf(seq) {
-      const audio = replaySpeech(await entryOf(seq), seq, context.audio, seed);
-      if (typeof audio === 'string') return undefined;
+      const audio = await gateway.openAudio(seq);
       return { contentType: audio.contentType, bytes: await collectAudio(audio) };
     },
     connect: () => store.ready(),
