@@ -104,9 +104,12 @@ export interface Gateway {
   openAudio(seq: number): MaybePromise<ReplayedAudio>;
   /**
    * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters. Sends a
-   * `scenario` event.
+   * `scenario` event. Synchronous, as `clock.advance` and {@link reset} are: the change applies here at once, and
+   * {@link sync} waits for it to reach the other replicas of a shared store. The adapters' `mock.useScenario`
+   * (`MockControls`) is this call and that wait, as one promise of the same scenario.
    *
    * @param where names the caller in error messages; default `useScenario()`.
+   * @returns the scenario set: the loaded one a name names, the definition validated, or `null`.
    * @throws {GatewayError} 400 `<where>: unknown scenario "<name>"; loaded scenarios: ...` for an unknown name;
    *   {@link ScenarioError} naming `<where>` and the path inside an invalid definition.
    */
