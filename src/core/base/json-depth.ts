@@ -10,8 +10,8 @@
  * The nesting depth of arrays and objects in JSON `text` (brackets inside strings do not count), stopping as soon as
  * it passes `limit`: then `limit + 1`. One pass, no parse; malformed text gives a number all the same.
  *
- * @param text - JSON text (or any text: only brackets outside strings are counted).
- * @param limit - the depth past which counting stops.
+ * @param text JSON text (or any text: only brackets outside strings are counted).
+ * @param limit the depth past which counting stops.
  */
 export function jsonDepthOf(text: string, limit: number): number {
   let depth = 0;
