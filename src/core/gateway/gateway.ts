@@ -1,7 +1,7 @@
 /**
  * The simulated gateway: one request in, one response out, with no HTTP framework in between. It puts together
- * the shared state (`context.ts`), the request pipeline (`pipeline.ts`) and the journal around it
- * (`journal/record-request.ts`), and exposes what users steer: the clock, the journal and the scenarios.
+ * the shared state (`operations/context.ts`), the request pipeline (`pipeline.ts`) and the journal around it
+ * (`journaled.ts`), and exposes what users steer: the clock, the journal and the scenarios.
  *
  * @module
  */
@@ -297,7 +297,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       const before = scenarios.defaultScenario;
       scenarios.reset();
       context.accounts.reset();
-      // The store clears the journal with the rest (in memory: `journal.clear()`, which announces it).
+      // The store clears its journal with the rest: in memory that is `journal`, whose `clear()` announces it. A
+      // shared store's is every replica's; this process's copy is cleared here, which announces it to every replica.
       if (store.shared) journal.clear();
       link.writing(store.reset(), 'resetting the shared store');
       events.emit('reset', () => ({}));

@@ -28,7 +28,7 @@ import type { MaybePromise } from '../base/types.js';
 export type { ClockSetting } from '../base/clock.js';
 export type { AccountsStore, LedgerName, LedgerState, WindowVerdict };
 
-/** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-record.ts`). */
+/** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-generation.ts`). */
 export interface CompactGeneration {
   /** The record's id (`gen-tts-...`). */
   readonly id: string;
@@ -51,7 +51,11 @@ export interface SharedControl {
   /** The clock, or `null` while no replica moved it (each replica keeps its option `clock`). */
   readonly clock: ClockSetting | null;
   readonly scenario: SharedScenario;
-  /** Changes with every write of the controls, so a replica re-reads a scenario only when it changed. */
+  /**
+   * A new random id with every write of the controls (`'0'` while none was written). A replica takes the controls
+   * when this, the clock or the scenario differs from what it took last (`gateway/replica-link.ts`): the version
+   * alone does not decide, since a store that restarted empty reads `'0'` again, with other controls.
+   */
   readonly version: string;
 }
 
@@ -145,7 +149,7 @@ export interface GatewayStore extends AccountsStore {
   /** Counts one use of scenario counter `slot` (a fixed-size digest) and gives the count before it. */
   countRule(slot: string): MaybePromise<number>;
 
-  /** The shared journal. */
+  /** The journal: the gateway's own `Journal` in memory; in a shared store, every replica's. */
   readonly journal: StoreJournal;
   /** Sends `event` to the other replicas (the memory store: nothing). Never throws. */
   publish(event: Pick<GatewayEvent, 'type' | 'data'>): void;
