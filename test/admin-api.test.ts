@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayError } from '../src/core/base/error-envelope.js';
 import type { JournalEntry } from '../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
@@ -36,7 +37,12 @@ function readsOf(mock: RunningMode): Reads {
         last_seq: journal.lastSeq,
       }),
       entry: async (seq) => journal.get(seq),
-      audio: (seq) => mock.gateway.audioOf(seq),
+      // None is a 404 GatewayError, as over HTTP: both read as `undefined` here.
+      audio: (seq) =>
+        mock.gateway.audioOf(seq).catch((error: unknown) => {
+          if (error instanceof GatewayError && error.status === 404) return undefined;
+          throw error;
+        }),
     };
   }
   return {
@@ -221,6 +227,10 @@ for (const mode of modes as Mode[]) {
       expect(entry.audio).not.toBeNull();
       expect(await reads.audio(entry.seq)).toBeUndefined();
       expect(await reads.audio((await mock.gateway.sharedJournal.lastSeq()) + 10)).toBeUndefined();
+      // In-process, the 404 names why, as the admin API's envelope does.
+      await expect(mock.gateway.audioOf(entry.seq)).rejects.toMatchObject({ status: 404, message: `Journal entry ${entry.seq} did not keep its request body (over 64 KiB), so its audio cannot be rendered again` });
+      const none = (await mock.gateway.sharedJournal.lastSeq()) + 10;
+      await expect(mock.gateway.audioOf(none)).rejects.toMatchObject({ status: 404, message: `No journal entry ${none}` });
     });
   });
 }

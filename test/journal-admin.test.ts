@@ -206,13 +206,16 @@ describe('in-process: headers, journal, reset', () => {
   });
 
   it('X-Mock-Applied names <scenario>/<rule>, rule-<n> for unnamed rules; unmatched requests get none', async () => {
-    mock.useScenario({
+    const chosen = mock.useScenario({
       name: 'applied',
       rules: [
         { match: { operation: 'model' }, error: { status: 418 } },
         { name: 'gen-451', match: { operation: 'generation' }, error: { status: 451, message: 'Unavailable here' } },
       ],
     });
+    // The scenario set, validated, as the gateway's useScenario returns it.
+    expect(await chosen).toMatchObject({ name: 'applied', rules: [{ error: { status: 418 } }, { name: 'gen-451' }] });
+    expect(mock.gateway.scenarios.defaultScenario).toBe(await chosen);
     const model = await request(BASE, 'model');
     expect(model.status).toBe(418);
     expect(model.headers.get('x-mock-applied')).toBe('applied/rule-1');

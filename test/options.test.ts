@@ -60,6 +60,9 @@ describe('OptionsError', () => {
     [{ timeouts: { headers: 40_000 } }, 'timeouts', 'headers (40000 ms) must be at most request (30000 ms, the default), the time for the whole request, unless request is 0'],
     [{ timeouts: { headers: 5_000, request: 1_000 } }, 'timeouts', 'headers (5000 ms) must be at most request (1000 ms, given), the time for the whole request, unless request is 0'],
     [{ port: '70000' }, 'port', 'Too big: expected number to be <=65535'],
+    [{ port: 0, store: 'http://user:secret@cache:6379' }, 'store', 'expected a redis:// or rediss:// URL (redis://host:6379/0), got http://cache:6379/'],
+    [{ port: 0, store: 'redis://127.0.0.1:9', storePrefix: '' }, 'storePrefix', 'expected a non-empty string such as "mockrouter:"'],
+    [{ port: 0, replicaId: 'pod\n1' }, 'replicaId', 'expected printable characters only (no control characters)'],
   ])('startServer(%j) rejects with an OptionsError naming the option, not a Node.js listen error', async (options, option, problem) => {
     const error = await startServer(options as ServerOptions).then(
       async (server) => {

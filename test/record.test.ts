@@ -339,11 +339,12 @@ describe('mockrouter record flags', () => {
     return written;
   }
 
-  it('requires --upstream and --out, and an http(s) upstream without credentials', async () => {
+  it('requires --upstream and --out, and an http(s) upstream without credentials, query or fragment', async () => {
     expect(await refusal(['--out', 'x'])).toMatch(/--upstream <url>/);
     expect(await refusal(['--upstream', 'https://openrouter.ai'])).toMatch(/--out <dir>/);
     expect(await refusal(['--upstream', 'ftp://example.com', '--out', 'x'])).toMatch(/http or https/);
     expect(await refusal(['--upstream', 'https://user:pw@example.com', '--out', 'x'])).toMatch(/no user name or password/);
+    expect(await refusal(['--upstream', 'https://openrouter.ai/?via=proxy', '--out', 'x'])).toMatch(/no query or fragment/);
     expect(await refusal(['--upstream', 'https://openrouter.ai', '--out', 'x', '--port', '70000'])).toMatch(/0 to 65535/);
   });
 
@@ -421,6 +422,7 @@ describe('mockrouter record, killed mid-answer', () => {
     const reader = slow.body!.getReader();
     const first = await reader.read();
     expect(first.done).toBe(false);
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
     child.kill('SIGKILL');
     await expect(reader.read().then(async function drain(r): Promise<unknown> { return r.done ? r : reader.read().then(drain); })).rejects.toThrow();
 
@@ -435,7 +437,9 @@ describe('mockrouter record, killed mid-answer', () => {
     expect(output).not.toContain(KEY);
 
     expect(loadFixtures(out).models.map((m) => m.id)).toEqual([TTS]);
-    // A recorder started again on the folder takes it as it is.
+    // A recorder started again on the folder takes it as it is, once the killed one is reaped (until then its pid
+    // is still a process, and its lock is taken as held).
+    await exited;
     const again = await startRecorder({ upstream: upstream.url, out, port: 0 });
     await again.close();
   }, 120_000);

@@ -228,14 +228,14 @@ function sharedCases(make: (options: { journalSize: number; maxGenerations: numb
     expect(await s.getGeneration('gen-kept')).toBeDefined();
     expect(await s.journal.list()).toEqual([]);
     expect(await s.journal.lastSeq()).toBe(2);
-    expect((await s.journal.record(entry('s'), 10)).seq).toBe(3);
+    expect((await s.journal.record(entry('s'), 10)).entry.seq).toBe(3);
   });
 
   it('journals in order, bounded to the newest entries, with filters, paging, get and clear', async () => {
     const s = store(5);
     expect(await s.journal.lastSeq()).toBe(0);
     const recorded: JournalEntry[] = [];
-    for (let i = 1; i <= 7; i++) recorded.push(await s.journal.record(entry(i % 2 ? 'odd' : 'even', i === 6 ? 429 : 200, i === 7 ? 'key' : 'speech'), 10));
+    for (let i = 1; i <= 7; i++) recorded.push((await s.journal.record(entry(i % 2 ? 'odd' : 'even', i === 6 ? 429 : 200, i === 7 ? 'key' : 'speech'), 10)).entry);
     expect(recorded.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(await s.journal.lastSeq()).toBe(7);
     const seqs = (entries: JournalEntry[]): number[] => entries.map((e) => e.seq);
@@ -258,13 +258,13 @@ function sharedCases(make: (options: { journalSize: number; maxGenerations: numb
     expect(await s.journal.list()).toEqual([]);
     expect(await s.journal.get(7)).toBeUndefined();
     expect(await s.journal.lastSeq()).toBe(7);
-    expect((await s.journal.record(entry('odd'), 10)).seq).toBe(8);
+    expect((await s.journal.record(entry('odd'), 10)).entry.seq).toBe(8);
     expect(seqs(await s.journal.list())).toEqual([8]);
   });
 
   it('shows the fields an entry gets when its answer ends', async () => {
     const s = store(3);
-    const first = await s.journal.record(entry('s'), 10);
+    const { entry: first } = await s.journal.record(entry('s'), 10);
     expect(first).toMatchObject({ seq: 1, status: 200, duration_ms: null, body_end: null });
     first.status = 0;
     first.duration_ms = 12.5;
@@ -401,7 +401,7 @@ describeWithRedis('Redis store', (redis) => {
     const prefix = `t${++prefixes}:`;
     const a = openRedis({ prefix, journalSize: 2 });
     const b = openRedis({ prefix, journalSize: 2 });
-    const first = await a.journal.record(entry('s'), 1);
+    const { entry: first } = await a.journal.record(entry('s'), 1);
     first.duration_ms = 3;
     first.response_bytes = 10;
     first.body_end = 'complete';

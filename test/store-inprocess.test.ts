@@ -75,7 +75,7 @@ describeWithRedis('option store in-process', (redis) => {
   });
 
   it('reset() and useScenario() resolve once the other mocks see them; the clock moves for all', async () => {
-    await a.useScenario('rate-limited');
+    expect((await a.useScenario('rate-limited'))?.name).toBe('rate-limited');
     expect((await b.gateway.handle(keyRequest())).status).toBe(429);
     await b.reset();
     expect((await a.gateway.handle(keyRequest())).status).toBe(200);

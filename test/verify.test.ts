@@ -201,6 +201,24 @@ describe('the shape rules', () => {
     expect(apiBaseOf('https://openrouter.ai').href).toBe('https://openrouter.ai/api/v1');
     expect(apiBaseOf('https://openrouter.ai/api/v1/').href).toBe('https://openrouter.ai/api/v1');
     expect(apiBaseOf('http://proxy:8080/or').href).toBe('http://proxy:8080/or/api/v1');
+    expect(apiBaseOf('http://proxy:8080/or/api/v1').href).toBe('http://proxy:8080/or/api/v1');
+  });
+
+  it('refuses an upstream URL as mockrouter record does: no http(s), credentials, a query or a fragment', () => {
+    const refusal = (text: string): unknown => {
+      try {
+        apiBaseOf(text);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refusal('openrouter.ai')).toMatchObject({ code: 'E_VERIFY_UPSTREAM_URL', message: expect.stringMatching(/^--upstream: expected an http or https URL/) });
+    expect(refusal('ftp://example.com')).toMatchObject({ code: 'E_VERIFY_UPSTREAM_URL', message: expect.stringMatching(/the scheme "ftp:"/) });
+    expect(refusal('https://user:secret@example.com')).toMatchObject({ code: 'E_VERIFY_UPSTREAM_URL', message: expect.stringMatching(/no user name or password/) });
+    expect((refusal('https://user:secret@example.com') as Error).message).not.toContain('secret');
+    expect(refusal('https://openrouter.ai/?via=proxy')).toMatchObject({ code: 'E_VERIFY_UPSTREAM_URL', message: expect.stringMatching(/no query or fragment/) });
+    expect(refusal('https://openrouter.ai/#top')).toMatchObject({ code: 'E_VERIFY_UPSTREAM_URL', message: expect.stringMatching(/no query or fragment/) });
   });
 });
 

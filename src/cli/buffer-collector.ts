@@ -48,8 +48,8 @@ export interface BufferCollector {
  * is {@link BUFFER_GARBAGE_BYTES} above the lowest reading since its last collection, starts a full collection
  * (one at a time). Its timer does not keep the process alive.
  *
- * @param options.garbageBytes - the growth that starts a collection, bytes (default {@link BUFFER_GARBAGE_BYTES}).
- * @param options.intervalMs - how often to read, ms (default {@link CHECK_INTERVAL_MS}).
+ * @param options.garbageBytes the growth that starts a collection, bytes (default {@link BUFFER_GARBAGE_BYTES}).
+ * @param options.intervalMs how often to read, ms (default {@link CHECK_INTERVAL_MS}).
  * @returns the collector, or `undefined` when this runtime gives no `gc()` (the process then keeps V8's own timing).
  */
 export function startBufferCollector(options: { garbageBytes?: number; intervalMs?: number } = {}): BufferCollector | undefined {

@@ -16,7 +16,7 @@ export const MAX_HELP_WIDTH = 100;
  * The width help is wrapped at, in characters: the terminal's columns when `stream` is one, else `COLUMNS` of the
  * environment (a whole number), else {@link MAX_HELP_WIDTH}; never more than {@link MAX_HELP_WIDTH}.
  *
- * @param stream - where the help goes: stdout, or stderr for help shown after a usage error.
+ * @param stream where the help goes: stdout, or stderr for help shown after a usage error.
  */
 export function helpWidth(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
   const columns = stream.isTTY ? stream.columns : /^\d+$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : undefined;

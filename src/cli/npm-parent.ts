@@ -25,10 +25,10 @@ export const PARENT_CHECK_INTERVAL_MS = 500;
 /**
  * Calls `onOrphaned` once when this process, started through npm, loses the parent it started with.
  *
- * @param onOrphaned - called at most once, about {@link PARENT_CHECK_INTERVAL_MS} after the parent exits.
- * @param parent - the parent's pid taken as early as possible (the first line of the CLI), so a parent that exits
+ * @param onOrphaned called at most once, about {@link PARENT_CHECK_INTERVAL_MS} after the parent exits.
+ * @param parent the parent's pid taken as early as possible (the first line of the CLI), so a parent that exits
  *   while the server starts is noticed too; default the parent now.
- * @param env - the environment to read `npm_command` from; default `process.env`.
+ * @param env the environment to read `npm_command` from; default `process.env`.
  * @returns a function that stops watching; `undefined` when the process was not started through npm (nothing to
  *   watch). The timer never keeps the process alive on its own (`unref`).
  */

@@ -1,15 +1,16 @@
 /**
  * The command's flags of the shared store (`docs/scale-out.md`): `--store`, `--store-prefix`,
- * `--replica-id` (checked as options `store`, `storePrefix`, `replicaId` are, by `checkStoreOptions` of
- * `src/server/server-options.ts`) and `--workers`, and how the store is named on the ready line.
+ * `--replica-id` (checked by the functions that check options `store`, `storePrefix` and `replicaId`:
+ * `parseStoreUrl` of `src/node-platform/redis-store/url.ts`, `checkStoreNames` of `src/core/gateway/store-names.ts`)
+ * and `--workers`, and how the store is named on the ready line.
  *
  * @module
  */
 import { InvalidArgumentError } from 'commander';
 import { type OptionsError } from '../core/base/errors.js';
 
+import { checkStoreNames } from '../core/gateway/store-names.js';
 import { parseStoreUrl } from '../node-platform/redis-store/url.js';
-import { checkStoreOptions } from '../server/server-options.js';
 
 /** The most worker processes `--workers` starts. */
 export const MAX_WORKERS = 64;
@@ -30,13 +31,13 @@ function checked(check: (value: string) => void) {
 }
 
 /** `--store <url>`: a `redis://` or `rediss://` URL (the message names it without its password). */
-export const storeUrl = checked((store) => checkStoreOptions({ store }));
+export const storeUrl = checked((store) => void parseStoreUrl(store));
 
 /** `--store-prefix <prefix>`: a non-empty string. */
-export const storePrefix = checked((prefix) => checkStoreOptions({ storePrefix: prefix }));
+export const storePrefix = checked((prefix) => checkStoreNames({ storePrefix: prefix }));
 
 /** `--replica-id <id>`: a non-empty string of printable characters, at most 200. */
-export const replicaId = checked((id) => checkStoreOptions({ replicaId: id }));
+export const replicaId = checked((id) => checkStoreNames({ replicaId: id }));
 
 /** `--workers <n>`: a whole number from 1 to {@link MAX_WORKERS}. */
 export function workerCount(value: string): number {

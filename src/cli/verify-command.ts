@@ -42,7 +42,7 @@ const HELP_AFTER = [
   '',
   "It compares status codes, the headers Content-Type, X-Generation-Id (its format) and Retry-After (its presence), and the JSON bodies' shapes: field names, types (integer and number alike; null only where the other side never has null), fields present on every object on one side only, and the values of a few enum fields. Each difference names its JSON path, its probe and what each side has.",
   '',
-  '--upstream: the API is under /api/v1 of it (https://openrouter.ai -> https://openrouter.ai/api/v1; a URL already ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1).',
+  '--upstream: the API is under /api/v1 of it (https://openrouter.ai -> https://openrouter.ai/api/v1; a URL already ending in /api/v1 is kept; another path is a prefix: http://proxy/or -> http://proxy/or/api/v1). A user name, password, query or fragment in it is refused, as by mockrouter record.',
   '',
   `Limits: each upstream answer gets --timeout for the whole of it, and at most ${bytesText(MAX_ANSWER_BYTES)} of body once its Content-Encoding (gzip, deflate, br) is decoded; a JSON body may nest ${MAX_ANSWER_DEPTH} levels deep and hold ${MAX_ANSWER_ITEMS} array elements and object fields; one probe's answers may have ${MAX_SHAPE_ENTRIES} JSON paths and enum values together, of ${MAX_SHAPE_CHARS} characters. The whole check gets --deadline (default ${DEFAULT_VERIFY_DEADLINE_MS / 1000} s). An answer past a limit, broken off or not decodable, and the deadline, stop the check there: the report marks that request ERROR and keeps what was compared before it, its "error" (--json) says why, and the exit code is 2.`,
   '',

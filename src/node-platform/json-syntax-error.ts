@@ -42,7 +42,7 @@ function isHex(code: number): boolean {
  * The first problem of `text` as JSON, scanning from its start: a syntax error, or a bracket that opens an array or
  * object past `maxDepth` levels (`tooDeep`); undefined when the text is JSON of at most `maxDepth` levels.
  *
- * @param maxDepth - the deepest nesting of arrays and objects taken (`FOLDER_LIMITS.depth`).
+ * @param maxDepth the deepest nesting of arrays and objects taken (`FOLDER_LIMITS.depth`).
  */
 export function findJsonSyntaxError(text: string, maxDepth: number): JsonSyntaxError | undefined {
   const fail = (offset: number, problem: string, tooDeep = false): JsonSyntaxError => ({ offset, problem, tooDeep });

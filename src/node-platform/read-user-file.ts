@@ -112,8 +112,8 @@ export function outsideProblem(real: string, folder: string, expected = 'a file'
 /**
  * Reads a file that an option names, as UTF-8 text (no BOM handling, as `readFileSync(file, 'utf8')`).
  *
- * @param file - the path, as the option gave it; errors name it so.
- * @param ErrorClass - the error class of the option (`KeysError`, `ScenarioError`, `FixtureError`).
+ * @param file the path, as the option gave it; errors name it so.
+ * @param ErrorClass the error class of the option (`KeysError`, `ScenarioError`, `FixtureError`).
  * @returns the file's text, at most `limits.maxBytes` (10 MiB) bytes of it.
  * @throws {ConfigFileError} (of class `ErrorClass`, naming `file`, location `''`) when the file is missing or
  *   unreadable, lies outside `limits.within` once its links are resolved (`resolves (through a link) to /etc/passwd,
@@ -163,7 +163,7 @@ export function readUserFile(file: string, ErrorClass: ConfigErrorClass, limits:
 /**
  * Checks that `dir`, which an option names, is a folder (`readdirSync` of a file fails with a bare `ENOTDIR`).
  *
- * @param expected - what the option expects there (`a folder of JSON or YAML scenario files`).
+ * @param expected what the option expects there (`a folder of JSON or YAML scenario files`).
  * @throws {ConfigFileError} (of class `ErrorClass`, naming `dir`) when it is missing, unreadable or not a folder.
  */
 export function checkUserFolder(dir: string, ErrorClass: ConfigErrorClass, expected: string): void {

@@ -13,10 +13,11 @@
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../core/http/routes.js';
 import { RecordedFolder } from './recorded-folder.js';
-import { redactUrlCredentials } from '../core/http/redact.js';
-import { createRecordingProxy, type RecorderLogger, type Upstream } from './proxy.js';
+import { createRecordingProxy, type RecorderLogger } from './proxy.js';
+import { UpstreamError, upstreamOf } from './upstream.js';
 import { isOwnAddress, viaName } from './recording-loop.js';
 export type { RecorderLogger } from './proxy.js';
+export { UpstreamError, upstreamOf, type Upstream } from './upstream.js';
 export { FolderBusyError } from './folder-lock.js';
 
 /** Default port of the recorder (the simulator's is 4010). */
@@ -62,33 +63,6 @@ export interface RunningRecorder {
   readonly upstream: string;
   /** Stops listening and closes connections, then resolves once every recording is written. */
   close(): Promise<void>;
-}
-
-/** `options.upstream` is not an http(s) URL the recorder can forward to. */
-export class UpstreamError extends Error {
-  override name = 'UpstreamError';
-}
-
-/**
- * Parses `--upstream`.
- *
- * @throws {UpstreamError} for a URL that does not parse, is not `http:`/`https:`, carries a user name or password
- *   (credentials go in the client's `Authorization`, never in a URL the recorder prints), a query or a fragment.
- * @example upstreamOf('https://openrouter.ai/api/v1') // { origin: 'https://openrouter.ai', prefix: '' }
- */
-export function upstreamOf(text: string): Upstream {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UpstreamError(`--upstream: expected an http or https URL such as https://openrouter.ai, got ${redactUrlCredentials(JSON.stringify(text))}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UpstreamError(`--upstream: expected an http or https URL, got the scheme "${url.protocol}"`);
-  if (url.username !== '' || url.password !== '') throw new UpstreamError('--upstream: expected no user name or password in the URL (the client\'s Authorization is passed through)');
-  if (url.search !== '' || url.hash !== '') throw new UpstreamError('--upstream: expected no query or fragment in the URL');
-  let prefix = url.pathname.replace(/\/+$/, '');
-  if (prefix.endsWith(API_PREFIX)) prefix = prefix.slice(0, -API_PREFIX.length);
-  return { origin: url.origin, prefix };
 }
 
 /**

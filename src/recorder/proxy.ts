@@ -27,14 +27,7 @@ import { isOwnAnswer, sendOwnAnswer, type OwnAnswerReason } from './own-answers.
 import type { RecordedFolder } from './recorded-folder.js';
 import { keepsRequestBody, recordExchange, recordedOperation } from './recorder.js';
 import { cameBack } from './recording-loop.js';
-
-/** Where the proxy forwards to: `origin` plus `prefix` (a path without trailing slash, `''` for none). */
-export interface Upstream {
-  /** `http://host:port` or `https://host`. */
-  origin: string;
-  /** Path put before each request's path (`/prefix`), `''` when none. */
-  prefix: string;
-}
+import type { Upstream } from './upstream.js';
 
 /** What the proxy logs: one entry per request, and warnings. pino's `Logger` is one. */
 export interface RecorderLogger {

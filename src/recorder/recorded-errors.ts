@@ -69,7 +69,7 @@ export class RecordedErrors {
   /**
    * Takes the rules of an existing `recorded.yaml`, so recording adds to them.
    *
-   * @param folder - the recorded folder it belongs to: the file is read only if it lies inside it, links resolved.
+   * @param folder the recorded folder it belongs to: the file is read only if it lies inside it, links resolved.
    * @throws {ScenarioError} when `file` is not a valid scenario, or its scenario is not named `recorded`.
    */
   load(file: string, folder?: string): void {

@@ -16,7 +16,7 @@ import { API_PREFIX } from '../core/http/routes.js';
 import { createHttpServer } from './http-server.js';
 import { listenAddresses, listenOnAll } from './listen-addresses.js';
 import { checkListenOptions } from './listen-options.js';
-import { checkStoreOptions, type ServerLogger, type ServerOptions } from './server-options.js';
+import type { ServerLogger, ServerOptions } from './server-options.js';
 export { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 export type { ServerLogger, ServerOptions } from './server-options.js';
 export type { AllowedHostsOption, CorsOption, Options } from '../core/gateway/options.js';
@@ -93,7 +93,6 @@ function loggerStoreStatus(logger: ServerLogger | undefined): NonNullable<Server
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const listen = checkListenOptions(options);
-  checkStoreOptions(options);
   const report = safeReporter(options.onError ?? loggerReporter(options.logger));
   const gateway = createGateway({ onStoreStatus: loggerStoreStatus(options.logger), ...options, onError: report });
   const host = options.host ?? DEFAULT_HOST;

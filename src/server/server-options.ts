@@ -5,8 +5,6 @@
  * @module
  */
 import type { Options } from '../core/gateway/options.js';
-import { checkStoreNames } from '../core/gateway/store-names.js';
-import { parseStoreUrl } from '../node-platform/redis-store/url.js';
 
 /**
  * What the server logs through: a pino logger fits (`pino()`; the `mockrouter` command's is made by
@@ -31,20 +29,3 @@ export interface ServerOptions extends Options {
   logger?: ServerLogger;
 }
 
-/**
- * Checks the options of the shared store (documented in `src/core/gateway/options.ts`) before anything is built:
- * `store` as `parseStoreUrl` of `src/node-platform/redis-store/url.ts` does (`redis://[user:password@]host[:port][/db]` or
- * `rediss://`), `storePrefix` a non-empty string, `replicaId` a non-empty string of printable characters (no
- * Unicode "other" category: control, format, unassigned), at most 200 characters (`checkStoreNames` of
- * `src/core/gateway/options.ts`). The
- * CLI checks its `--store`, `--store-prefix` and `--replica-id` with it too.
- *
- * @throws {OptionsError} naming the first option at fault, e.g. `store: expected a redis:// or rediss:// URL
- *   (redis://host:6379/0), got http://cache:6379/` (without the URL's password) or `replicaId: expected at most
- *   200 characters`.
- */
-export function checkStoreOptions(options: Pick<Options, 'store' | 'storePrefix' | 'replicaId'>): void {
-  const { store, storePrefix, replicaId } = options;
-  if (store !== undefined) parseStoreUrl(store);
-  checkStoreNames({ storePrefix, replicaId });
-}

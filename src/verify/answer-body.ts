@@ -36,7 +36,7 @@ export function bytesText(bytes: number): string {
  * counting its bytes as they come, and stops (cancelling the stream) as soon as they pass `maxBytes`. Each chunk is
  * decoded as it comes, so the bytes are not kept beside the text.
  *
- * @param keepText - `false` to read and count the body without decoding it (a body that is not compared); then the
+ * @param keepText `false` to read and count the body without decoding it (a body that is not compared); then the
  *   text is `''`.
  * @returns the text, or `undefined` when there were more than `maxBytes`.
  * @throws what reading the stream throws (a broken connection, a body its `Content-Encoding` does not decode, an
@@ -68,7 +68,7 @@ export async function readTextWithin(stream: ReadableStream<Uint8Array> | null, 
  * no JSON container), its depth and its elements and fields are counted before it is parsed (`jsonExtentOf`: one
  * pass, without recursion).
  *
- * @param subject - what the body is, for the message: `the upstream's 200 answer to GET https://.../models`.
+ * @param subject what the body is, for the message: `the upstream's 200 answer to GET https://.../models`.
  * @throws {VerifyError} naming `subject`: `E_VERIFY_ANSWER_TOO_DEEP` when arrays and objects nest deeper than
  *   {@link MAX_ANSWER_DEPTH}; `E_VERIFY_ANSWER_TOO_BIG` when they hold more than {@link MAX_ANSWER_ITEMS} elements
  *   and fields.

@@ -7,7 +7,7 @@
 import type { Gateway } from '../core/gateway/gateway.js';
 import { API_PREFIX } from '../core/http/routes.js';
 import type { CoreBody } from '../core/base/types.js';
-import { redactUrlCredentials } from '../core/http/redact.js';
+import { UpstreamError, upstreamOf } from '../recorder/upstream.js';
 import { bytesText, jsonOfText, readTextWithin } from './answer-body.js';
 import { VerifyError } from './errors.js';
 
@@ -49,31 +49,22 @@ export function readsAsJson(request: ProbeRequest, status: number): boolean {
 }
 
 /**
- * The API base of `--upstream`: a URL whose path already ends with `/api/v1` is kept; any other path is a prefix
- * the API sits under, so `/api/v1` is added to it (`https://openrouter.ai` → `https://openrouter.ai/api/v1`,
- * `http://proxy:8080/openrouter` → `http://proxy:8080/openrouter/api/v1`). Query and fragment are dropped.
+ * The API base of `--upstream`, read by the recorder's `upstreamOf`: an origin with an optional path prefix, under
+ * which the API sits at `/api/v1` (`https://openrouter.ai` → `https://openrouter.ai/api/v1`,
+ * `http://proxy:8080/openrouter` → `http://proxy:8080/openrouter/api/v1`; a path already ending with `/api/v1` is
+ * kept).
  *
- * @throws {VerifyError} `E_VERIFY_UPSTREAM_URL` for a value that is no `http:` or `https:` URL, or one carrying a
- *   user name or password (the key travels in `Authorization`, nothing else).
+ * @throws {VerifyError} `E_VERIFY_UPSTREAM_URL`, with `upstreamOf`'s message, for a value that is no `http:` or
+ *   `https:` URL, or one carrying a user name or password, a query or a fragment.
  */
 export function apiBaseOf(upstream: string): URL {
-  let url: URL;
   try {
-    url = new URL(upstream);
-  } catch {
-    throw new VerifyError('E_VERIFY_UPSTREAM_URL', `--upstream: expected an http:// or https:// URL such as https://openrouter.ai, got ${redactUrlCredentials(JSON.stringify(upstream))}`);
+    const { origin, prefix } = upstreamOf(upstream);
+    return new URL(`${origin}${prefix}${API_PREFIX}`);
+  } catch (error) {
+    if (error instanceof UpstreamError) throw new VerifyError('E_VERIFY_UPSTREAM_URL', error.message);
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new VerifyError('E_VERIFY_UPSTREAM_URL', `--upstream: expected an http:// or https:// URL such as https://openrouter.ai, got a ${url.protocol} URL`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new VerifyError('E_VERIFY_UPSTREAM_URL', '--upstream: a URL with a user name or password is not accepted; the key is read from OPENROUTER_API_KEY');
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
-  url.search = '';
-  url.hash = '';
-  return url;
 }
 
 /** The error's own words and its cause's code (`ECONNREFUSED`, `ENOTFOUND`), which undici's `fetch failed` hides. */

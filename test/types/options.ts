@@ -4,7 +4,7 @@
  * that name files are refused by type. And the clock has one shape: the `clock` event's data is the clock's
  * answer. Never run, only compiled (`test/types/tsconfig.json`, `npm run typecheck`).
  */
-import { createGateway, createMockRouter, type GatewayEvent, type GatewayOptions, type MockRouterOptions, type Options } from 'mockrouter';
+import { createGateway, createMockRouter, type GatewayEvent, type GatewayOptions, type MockRouterOptions, type Options, type Scenario } from 'mockrouter';
 import { createMockRouter as createBrowserMockRouter, type BrowserMockRouterOptions } from 'mockrouter/browser';
 import type { OptionsError } from 'mockrouter/server';
 import { createMiddleware, type MiddlewareOptions } from 'mockrouter/express';
@@ -31,7 +31,10 @@ export function optionsTypeCheck(): void {
   // The express middleware takes createMockRouter's part, and express's app.use takes the middleware.
   const mock = createMiddleware({ fixtures: './fixtures', keys: ['sk-test'], cors: '*' });
   express().use(mock).use('/mock', createMiddleware());
-  mock.useScenario('rate-limited');
+  // The mock's useScenario gives the scenario set, as the gateway's does, in a promise (resolved once shared).
+  const chosen: Promise<Scenario | null> = mock.useScenario('rate-limited');
+  const now: Scenario | null = mock.gateway.useScenario('rate-limited');
+  void [chosen, now];
   void mock.journal.last()?.seq;
   // @ts-expect-error the standalone server's options are no middleware's
   createMiddleware({ port: 0 });

@@ -103,7 +103,7 @@ const MAX_ACCOUNTS = TRAFFIC_BOUND;
 /**
  * Validates keys given as data: option `keys`, or the parsed contents of a keys file.
  *
- * @param source - what to name in errors: the file's path, or `keys option` (the default).
+ * @param source what to name in errors: the file's path, or `keys option` (the default).
  * @returns the key entries, strings turned into `{ key }`.
  * @throws {KeysError} naming `source` and the path of the first problem (`[1]` in a bare list, `keys[1]` in
  *   `{ keys }`).

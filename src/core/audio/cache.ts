@@ -50,7 +50,7 @@ export class LruCache<V extends object> {
   private evictionCount = 0;
 
   /**
-   * @param options - limits; see {@link LruCacheOptions}.
+   * @param options limits; see {@link LruCacheOptions}.
    * @throws RangeError if a limit is negative or not a number.
    */
   constructor(options: LruCacheOptions<V> = {}) {

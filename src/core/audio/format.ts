@@ -29,7 +29,7 @@ export const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = Object.freez
 /**
  * Converts a sample count at {@link SAMPLE_RATE} to milliseconds.
  *
- * @param sampleCount - number of mono samples (≥ 0).
+ * @param sampleCount number of mono samples (≥ 0).
  * @returns duration in ms (not rounded).
  */
 export function samplesToMs(sampleCount: number): number {

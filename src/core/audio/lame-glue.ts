@@ -76,7 +76,7 @@ function cString(memory: WebAssembly.Memory, pointer: number): string {
 /**
  * A fresh instance of the compiled `mp3.wasm`, initialized, with its own memory (16 MiB at first).
  *
- * @param module - `WebAssembly.compile` of the bytes of a {@link Mp3WasmSource}.
+ * @param module `WebAssembly.compile` of the bytes of a {@link Mp3WasmSource}.
  * @returns its exports.
  * @throws (rejects with) the engine's error when instantiating is refused (for example a page whose
  *   Content-Security-Policy forbids WebAssembly); Error when the file lacks an export used here, is not the MP3

@@ -34,7 +34,7 @@ let compiled: Promise<WebAssembly.Module> | undefined;
  * Loads and instantiates the WebAssembly encoder once per process; later calls return the same promise (whatever
  * their `source`: every source gives the same file).
  *
- * @param source - where the bytes of `wasm-media-encoders/wasm/mp3` come from on the first load (later instances
+ * @param source where the bytes of `wasm-media-encoders/wasm/mp3` come from on the first load (later instances
  *   reuse the compiled module); default: the copy bundled with this package ({@link bundledMp3Wasm}).
  * @returns a promise that resolves once {@link mp3EncoderReady} is true.
  * @throws (rejects with) the source's error, the engine's (compiling or instantiating refused), or
@@ -72,7 +72,7 @@ export const MP3_RETRY_INTERVAL_MS = 1000;
  * {@link MP3_RETRY_INTERVAL_MS} ago; otherwise does nothing. Never throws (the outcome shows in
  * {@link mp3EncoderFailure} and {@link mp3EncoderReady}).
  *
- * @param source - as for {@link loadMp3Encoder}.
+ * @param source as for {@link loadMp3Encoder}.
  */
 export function retryMp3EncoderLoad(source: Mp3WasmSource = bundledMp3Wasm): void {
   if (lastFailure === undefined || loading !== undefined) return;
@@ -175,8 +175,8 @@ const abandoned = new FinalizationRegistry<Held>(release);
  * Opens a LAME encoder: `in_channel_count` 1, `in_sample_rate` = `out_sample_rate` = `sampleRate`, CBR `kbps`.
  * The first few cost more than later ones (`lame_init_params` builds its tables).
  *
- * @param sampleRate - input and output rate in Hz (24,000 here).
- * @param kbps - constant bitrate in kbps, a Layer III rate valid at that sample rate.
+ * @param sampleRate input and output rate in Hz (24,000 here).
+ * @param kbps constant bitrate in kbps, a Layer III rate valid at that sample rate.
  * @throws Error if {@link loadMp3Encoder} has not resolved, or LAME rejects the parameters.
  */
 export function openLameEncoder(sampleRate: number, kbps: number): LameEncoder {

@@ -23,7 +23,7 @@ export interface Mp3Stream {
   /**
    * Encodes the next samples (any count ≥ 0).
    *
-   * @param samples - mono samples at 24,000 Hz, 16-bit.
+   * @param samples mono samples at 24,000 Hz, 16-bit.
    * @returns the bytes LAME has completed so far, a copy the caller owns: may be empty, and need not end on a
    *   frame boundary (LAME writes a frame's bytes as its bit reservoir settles).
    * @throws RangeError if the samples given so far would exceed `totalSamples`; Error after `finish()` or
@@ -50,7 +50,7 @@ export interface Mp3Stream {
  * Opens an encoder for one stream of exactly `totalSamples` samples. Costs LAME's initialization and its state in
  * WebAssembly memory (with the C side's fixed 1.8 MB output buffer) until `finish()` or `abort()`.
  *
- * @param totalSamples - the stream's sample count, a non-negative integer.
+ * @param totalSamples the stream's sample count, a non-negative integer.
  * @throws Error if `loadMp3Encoder()` has not resolved; RangeError if `totalSamples` is not a non-negative
  *   safe integer.
  */
@@ -102,7 +102,7 @@ export function createMp3Stream(totalSamples: number): Mp3Stream {
 /**
  * Encodes a whole buffer: the same bytes as {@link createMp3Stream} gives for these samples, however split.
  *
- * @param samples - mono samples at 24,000 Hz ({@link SAMPLE_RATE}), 16-bit.
+ * @param samples mono samples at 24,000 Hz ({@link SAMPLE_RATE}), 16-bit.
  * @returns the MP3 bytes, `mp3ByteLength(samples.length)` long: the tag frame, then the audio frames; no ID3 tag.
  * @throws Error if `loadMp3Encoder()` has not resolved.
  */
@@ -122,7 +122,7 @@ export interface OpenMp3Stream {
   /**
    * Encodes the next samples (any count ≥ 0).
    *
-   * @param samples - mono samples at 24,000 Hz, 16-bit.
+   * @param samples mono samples at 24,000 Hz, 16-bit.
    * @returns the bytes LAME has completed so far, a copy the caller owns (may be empty).
    * @throws Error after `finish()` or `abort()`. A stream that threw is aborted.
    */

@@ -52,7 +52,7 @@ const MPEG2_L3_BITRATES = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 1
 /**
  * Audio frames (the tag frame excluded) that LAME 3.100 emits for `totalSamples` samples: ⌈N / 576⌉ + 2.
  *
- * @param totalSamples - a non-negative integer sample count.
+ * @param totalSamples a non-negative integer sample count.
  * @throws RangeError if `totalSamples` is not a non-negative safe integer.
  */
 export function mp3AudioFrames(totalSamples: number): number {
@@ -66,7 +66,7 @@ export function mp3AudioFrames(totalSamples: number): number {
  * The exact byte length of the MP3 of `totalSamples` samples, tag frame included:
  * 192 × (⌈N / 576⌉ + 3). One second (24,000 samples) is 8,640 bytes; five minutes is 2,400,576 bytes.
  *
- * @param totalSamples - a non-negative integer sample count.
+ * @param totalSamples a non-negative integer sample count.
  * @returns the length in bytes.
  * @throws RangeError if `totalSamples` is not a non-negative safe integer.
  */
@@ -86,8 +86,8 @@ export function mp3EndPadding(totalSamples: number): number {
 /**
  * Parses the header of an MPEG-2 (24/22.05/16 kHz) Layer III frame.
  *
- * @param bytes - the stream.
- * @param at - byte offset of the candidate header.
+ * @param bytes the stream.
+ * @param at byte offset of the candidate header.
  * @returns frame length in bytes, or 0 if `bytes[at..]` is not such a header.
  */
 export function mpeg2Layer3FrameLength(bytes: Uint8Array, at: number): number {
@@ -114,7 +114,7 @@ export function mpeg2Layer3FrameLength(bytes: Uint8Array, at: number): number {
  * only integrity checkers that recompute it would report a mismatch. The tag's own CRC (CRC-16/ARC of the frame up
  * to it, as LAME computes it) is correct.
  *
- * @param totalSamples - a non-negative integer sample count.
+ * @param totalSamples a non-negative integer sample count.
  * @returns a new 192-byte frame.
  * @throws RangeError as {@link mp3AudioFrames}, or if the stream's byte count exceeds 2^32 − 1 (about 149 hours).
  */

@@ -16,7 +16,7 @@ const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] ===
  * (so the result aliases the samples: mutate neither); on big-endian hosts
  * the bytes are swapped into a new buffer.
  *
- * @param samples - mono samples (any rate; the mock uses 24 kHz).
+ * @param samples mono samples (any rate; the mock uses 24 kHz).
  * @returns `2 × samples.length` bytes. Never throws.
  */
 export function encodePcm(samples: Int16Array): Uint8Array {
@@ -29,7 +29,7 @@ export function encodePcm(samples: Int16Array): Uint8Array {
  * each sample little-endian through a DataView. Used on big-endian hosts and
  * exported so that path can be tested anywhere.
  *
- * @param samples - mono samples.
+ * @param samples mono samples.
  * @returns a new buffer of `2 × samples.length` bytes.
  */
 export function encodePcmCopy(samples: Int16Array): Uint8Array {

@@ -71,7 +71,7 @@ const PAUSE_MS: Readonly<Record<BreakStrength, number>> = {
 /**
  * Computes the burst timeline for a request. Pure and deterministic.
  *
- * @param req - `input` (any string; counted in Unicode code points), `voice` (any string; case and surrounding
+ * @param req `input` (any string; counted in Unicode code points), `voice` (any string; case and surrounding
  *   spaces are ignored), `speed` (within `SPEED_RANGE` of `types.ts`, 1 when the model ignores speed), `seed` (any
  *   number; varies jitter and intonation only).
  * @returns the plan; `sampleCount` is round(code points × 24000 / 15 / speed), at least 2400 (100 ms), or

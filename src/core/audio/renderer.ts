@@ -186,7 +186,7 @@ function cacheKey(req: AudioRequest): string {
  * Creates a speech renderer with its own LRU cache. On a miss it plans, synthesizes and (for MP3) encodes; what each
  * step costs is measured by `npm run bench` (`bench/README.md`).
  *
- * @param options - cache limits; see {@link AudioRendererOptions}.
+ * @param options cache limits; see {@link AudioRendererOptions}.
  * @throws RangeError if a limit is negative or NaN.
  */
 export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRenderer {

@@ -24,7 +24,7 @@ export function encodedByteLength(format: AudioFormat, sampleCount: number): num
  * complete). Synchronous; for MP3 the encoder must be loaded (`loadMp3Encoder`). Stopping the generator early
  * (`return()`) releases the MP3 encoder.
  *
- * @param output - for PCM, a zeroed buffer of the final length to synthesize into: the pieces are then views of
+ * @param output for PCM, a zeroed buffer of the final length to synthesize into: the pieces are then views of
  *   it, in place (on little-endian hosts), so the whole body is there at the end without a copy.
  * @throws Error for MP3 when the encoder is not loaded.
  */
@@ -53,7 +53,7 @@ export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: Audio
  * length is known only at the end). The pieces concatenated are the whole render's bytes. Stopping the generator
  * early (`return()`) releases the MP3 encoder.
  *
- * @param module - the compiled Flite engine.
+ * @param module the compiled Flite engine.
  * @throws (from `next()`) Flite's errors (`words/render-words.ts`); Error for MP3 when the encoder is not loaded.
  */
 export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat): AsyncGenerator<Uint8Array> {

@@ -29,7 +29,7 @@ const PEAK = PEAK_LEVEL * 32767;
  * Deterministic: the same request (input, voice, speed, seed) always gives the
  * same samples.
  *
- * @param req - see {@link SynthesisRequest}.
+ * @param req see {@link SynthesisRequest}.
  * @returns `round(code points / 15 / speed × 24000)` samples (at least 2400,
  *   i.e. 100 ms) for input with anything printable; 576 samples (24 ms) of
  *   silence for empty or whitespace-only input. Peak |sample| ≤ 16384
@@ -43,9 +43,9 @@ export function synthesizeSamples(req: SynthesisRequest): Int16Array {
 /**
  * Renders a precomputed plan with a voice, whole.
  *
- * @param plan - timeline from {@link planSpeech}; bursts must lie within `plan.sampleCount` (they do by
+ * @param plan timeline from {@link planSpeech}; bursts must lie within `plan.sampleCount` (they do by
  *   construction).
- * @param voice - from {@link getVoiceProfile}.
+ * @param voice from {@link getVoiceProfile}.
  * @returns `plan.sampleCount` samples, 24 kHz mono 16-bit: the concatenation of {@link sampleChunks}.
  */
 function renderPlan(plan: SpeechPlan, voice: VoiceProfile): Int16Array {
@@ -62,10 +62,10 @@ export const CHUNK_SAMPLES = 12_000;
  * ends where no burst is sounding, so it may be longer by up to one burst), which concatenated equal the whole
  * render sample for sample.
  *
- * @param plan - timeline from {@link planSpeech}.
- * @param voice - from {@link getVoiceProfile}.
- * @param targetSamples - the chunk length to aim for, in samples (at least 1); default {@link CHUNK_SAMPLES}.
- * @param into - a zeroed buffer of at least `plan.sampleCount` samples to render into (each chunk is then a view of
+ * @param plan timeline from {@link planSpeech}.
+ * @param voice from {@link getVoiceProfile}.
+ * @param targetSamples the chunk length to aim for, in samples (at least 1); default {@link CHUNK_SAMPLES}.
+ * @param into a zeroed buffer of at least `plan.sampleCount` samples to render into (each chunk is then a view of
  *   it, so the whole render ends up there without a copy); default: a new buffer per chunk.
  * @returns a generator of non-empty chunks covering `[0, plan.sampleCount)` in order.
  */

@@ -32,7 +32,7 @@ type MutableSyllable = { -readonly [K in keyof SyllableToken]: SyllableToken[K] 
 /**
  * Splits text into syllables and pauses. Pure; O(code points).
  *
- * @param input - any string; counted in Unicode code points (a lone surrogate counts as one).
+ * @param input any string; counted in Unicode code points (a lone surrogate counts as one).
  * @returns see {@link TokenizedText}. Never throws.
  */
 export function tokenize(input: string): TokenizedText {

@@ -75,7 +75,7 @@ const PROFILE_CACHE_LIMIT = 64;
  * `alloy`). Known OpenAI voices use a fixed table; other names use a stable
  * 32-bit FNV-1a hash of the normalized name. Never throws.
  *
- * @param voice - the request's `voice` string (any string, may be empty).
+ * @param voice the request's `voice` string (any string, may be empty).
  * @returns a value in [90, 285.5] Hz on the 8% pitch ladder.
  */
 export function voiceFundamentalHz(voice: string): number {
@@ -91,7 +91,7 @@ const profileCache = boundedMap<string, VoiceProfile>(PROFILE_CACHE_LIMIT);
  * Building a profile costs well under a millisecond; the
  * {@link PROFILE_CACHE_LIMIT} most recently used voices are kept. Never throws.
  *
- * @param voice - the request's `voice` string (compared case-insensitively).
+ * @param voice the request's `voice` string (compared case-insensitively).
  */
 export function getVoiceProfile(voice: string): VoiceProfile {
   const key = normalizeVoice(voice);
@@ -106,7 +106,7 @@ export function getVoiceProfile(voice: string): VoiceProfile {
  * The canonical form of a voice name: trimmed and lower-cased, so `Alloy `
  * and `alloy` are the same voice (same pitch, timbre and samples).
  *
- * @param voice - any string.
+ * @param voice any string.
  * @returns the normalized name (may be empty).
  */
 export function normalizeVoice(voice: string): string {

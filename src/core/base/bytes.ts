@@ -7,7 +7,7 @@
 /**
  * Joins byte arrays in order.
  *
- * @param pieces - the arrays (not changed).
+ * @param pieces the arrays (not changed).
  * @returns the only piece itself (not a copy) when there is one, a new array of their total length otherwise
  *   (empty for none).
  */

@@ -43,8 +43,8 @@ export class ConfigFileError extends Error {
   readonly problems: readonly ConfigProblem[];
 
   /**
-   * @param problem - what was expected at `location`; the message appends ` (and N more problems)` for `others`.
-   * @param others - the problems found besides the first, for {@link ConfigFileError.problems}.
+   * @param problem what was expected at `location`; the message appends ` (and N more problems)` for `others`.
+   * @param others the problems found besides the first, for {@link ConfigFileError.problems}.
    */
   constructor(file: string, location: string, problem: string, others: readonly ConfigProblem[] = []) {
     const more = others.length > 0 ? ` (and ${others.length} more problem${others.length === 1 ? '' : 's'})` : '';

@@ -19,8 +19,8 @@ export interface JsonExtent {
  * soon as either passes its limit (then it is its limit + 1, and the other is what was counted so far). One pass, no
  * parse, no recursion; malformed text gives numbers all the same.
  *
- * @param text - JSON text (or any text: only brackets and commas outside strings are counted).
- * @param limits - the depth and the item count past which counting stops.
+ * @param text JSON text (or any text: only brackets and commas outside strings are counted).
+ * @param limits the depth and the item count past which counting stops.
  */
 export function jsonExtentOf(text: string, limits: { depth: number; items: number }): JsonExtent {
   let depth = 0;
@@ -46,8 +46,8 @@ export function jsonExtentOf(text: string, limits: { depth: number; items: numbe
  * The nesting depth of arrays and objects in JSON `text` (brackets inside strings do not count), stopping as soon as
  * it passes `limit`: then `limit + 1`. One pass, no parse ({@link jsonExtentOf}).
  *
- * @param text - JSON text (or any text: only brackets outside strings are counted).
- * @param limit - the depth past which counting stops.
+ * @param text JSON text (or any text: only brackets outside strings are counted).
+ * @param limit the depth past which counting stops.
  */
 export function jsonDepthOf(text: string, limit: number): number {
   return jsonExtentOf(text, { depth: limit, items: Infinity }).depth;

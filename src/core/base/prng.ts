@@ -24,7 +24,7 @@ export function unitFloat(seed: number, n: number): number {
 /**
  * Creates a seeded PRNG (mulberry32, by Tommy Ettinger; public domain).
  *
- * @param seed - any number; it is reduced to 32 bits with {@link mixSeed}, so
+ * @param seed any number; it is reduced to 32 bits with {@link mixSeed}, so
  *   non-integer, negative and large seeds are all accepted (NaN and ±Infinity
  *   behave like 0).
  * @returns a function giving uniformly distributed floats in [0, 1) with
@@ -45,7 +45,7 @@ export function createPrng(seed: number): () => number {
  * Reduces an arbitrary JS number to an unsigned 32-bit seed without throwing
  * away its high bits (so seeds 1 and 2^32 + 1 differ).
  *
- * @param seed - any number; NaN and ±Infinity map to the same value as 0.
+ * @param seed any number; NaN and ±Infinity map to the same value as 0.
  * @returns an integer in [0, 2^32).
  */
 export function mixSeed(seed: number): number {
@@ -67,7 +67,7 @@ export function mixSeed(seed: number): number {
  * avalanche step so that similar strings (e.g. `alloy` / `alloz`) give
  * unrelated results.
  *
- * @param text - any string (may be empty).
+ * @param text any string (may be empty).
  * @returns an integer in [0, 2^32), stable across platforms and releases.
  */
 export function hashString(text: string): number {
@@ -82,7 +82,7 @@ export function hashString(text: string): number {
 /**
  * Combines several 32-bit values into one seed (order-sensitive).
  *
- * @param parts - integers, each treated as unsigned 32-bit.
+ * @param parts integers, each treated as unsigned 32-bit.
  * @returns an integer in [0, 2^32).
  */
 export function combineSeeds(...parts: number[]): number {

@@ -126,9 +126,9 @@ export function envelopeOf(endpoints: readonly SpeechSupportedParameters[]): Spe
 /**
  * The discovery answer of one speech model.
  *
- * @param record - the model's record (its id, name, description, `created`, `supported_voices`).
- * @param speech - its speech entry.
- * @param providers - its providers, first the one the simulator routes to.
+ * @param record the model's record (its id, name, description, `created`, `supported_voices`).
+ * @param speech its speech entry.
+ * @param providers its providers, first the one the simulator routes to.
  */
 export function speechModelOf(record: ModelRecord, speech: SpeechModelInfo, providers: readonly ProviderEntry[]): SpeechModelResponse {
   const inputs: readonly SpeechInputModality[] = [{ type: 'text' }, ...(speech.input_modalities ?? []).map((type) => ({ type }))];

@@ -28,7 +28,7 @@ const RESERVED_PROBLEM = `"${RESERVED_NAME}" is not taken as a name (JavaScript 
  * Refuses a list of records (`value[key]`) longer than `max`, before its records are validated (zod makes an issue
  * for each bad record, so a file of millions of tiny records would take gigabytes to report).
  *
- * @param what - the records, plural, for the message (`model records`).
+ * @param what the records, plural, for the message (`model records`).
  * @throws {FixtureError} naming `file` and `key`: `30000 model records; expected at most 20000`.
  */
 export function checkRecordCount(file: string, value: unknown, key: string, max: number, what: string): void {

@@ -1,7 +1,7 @@
 /**
  * The simulated gateway: one request in, one response out, with no HTTP framework in between. It puts together
- * the shared state (`context.ts`), the request pipeline (`pipeline.ts`) and the journal around it
- * (`journal/record-request.ts`), and exposes what users steer: the clock, the journal and the scenarios.
+ * the shared state (`operations/context.ts`), the request pipeline (`pipeline.ts`) and the journal around it
+ * (`journaled.ts`), and exposes what users steer: the clock, the journal and the scenarios.
  *
  * @module
  */
@@ -16,7 +16,7 @@ import { GatewayEvents, clockStateOf, type GatewayEventSource } from '../journal
 import { openStore } from './open-store.js';
 import { checkStoreNames } from './store-names.js';
 import { linkReplicas } from './replica-link.js';
-import type { JournalStore, SharedScenario } from '../store/types.js';
+import type { SharedJournal, SharedScenario } from '../store/types.js';
 import { createGenerationStore, DEFAULT_MAX_GENERATIONS } from '../generations/known-generations.js';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from '../journal/journal.js';
 import { journaled } from './journaled.js';
@@ -68,7 +68,7 @@ export interface Gateway {
    * The journal of every replica: {@link journal} itself in memory; with option `store`, the store's (reads are
    * promises).
    */
-  readonly sharedJournal: JournalStore;
+  readonly sharedJournal: SharedJournal;
   /**
    * What happens, as it happens (`subscribe(listener)`): journal entries as requests arrive (`entry`) and as their
    * bodies end (`entry-done`), clock moves, default scenario changes, the journal emptied (`journal-cleared`) and
@@ -80,15 +80,14 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache). Reads it whole through {@link openAudio}. With a shared store the entry is the store's (any
-   * replica's), never one of an earlier run of the store.
+   * audio cache). {@link openAudio} read whole. With a shared store the entry is the store's (any replica's), never
+   * one of an earlier run of the store.
    *
-   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes; `undefined` when
-   *   there is no entry `seq` (never made, or dropped by the bound or a reset), it is not a speech answer with
-   *   status 200, or its request body was not kept (over 64 KiB).
+   * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes.
+   * @throws {GatewayError} (the promise rejects) 404 naming why there is none, as {@link openAudio} does.
    * @example const audio = await mock.gateway.audioOf(mock.journal.last()!.seq);
    */
-  audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array } | undefined>;
+  audioOf(seq: number): Promise<{ contentType: string; bytes: Uint8Array }>;
   /**
    * The audio of the speech answer journaled as `seq`, as {@link audioOf} gives it, opened as a streamed body: it
    * renders as it is read (from the cache, its chunks are at hand: `body.chunksNow()`), and nothing is rendered
@@ -97,16 +96,20 @@ export interface Gateway {
    * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`), the body's length in bytes,
    *   and the body.
    * @throws {GatewayError} 404 whose message says why there is none: `No journal entry <seq>` (never made, or
-   *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, or `Journal
-   *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`.
+   *   dropped by the bound or a reset), `Journal entry <seq> is not a speech answer with status 200`, `Journal
+   *   entry <seq> did not keep its request body (over 64 KiB), so its audio cannot be rendered again`, or that it
+   *   answered a recorded speech answer (a `fixtures` folder's audio, served, not rendered).
    * @example const { contentType, body } = await gateway.openAudio(seq); for await (const chunk of body) write(chunk);
    */
   openAudio(seq: number): MaybePromise<ReplayedAudio>;
   /**
    * Sets the default scenario: a loaded name, a definition, or `null` for none. Restarts the counters. Sends a
-   * `scenario` event.
+   * `scenario` event. Synchronous, as `clock.advance` and {@link reset} are: the change applies here at once, and
+   * {@link sync} waits for it to reach the other replicas of a shared store. The adapters' `mock.useScenario`
+   * (`MockControls`) is this call and that wait, as one promise of the same scenario.
    *
    * @param where names the caller in error messages; default `useScenario()`.
+   * @returns the scenario set: the loaded one a name names, the definition validated, or `null`.
    * @throws {GatewayError} 400 `<where>: unknown scenario "<name>"; loaded scenarios: ...` for an unknown name;
    *   {@link ScenarioError} naming `<where>` and the path inside an invalid definition.
    */
@@ -220,9 +223,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const report = safeReporter(options.onError ?? consoleReporter);
   const replica = options.replicaId ?? platform.replicaId();
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
-  /** Whether the journal is being cleared for another replica (which announced it): no event of this one then. */
-  let clearingForOther = false;
-  const journal = new Journal(journalSize, () => clearingForOther || events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  const journal = new Journal(journalSize, () => events.emit('journal-cleared', () => ({})), options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
   const store = openStore(platform, options, { journal, replica, journalSize, maxGenerations, report });
   const events: GatewayEvents = new GatewayEvents(report, store.shared ? (event) => store.publish(event) : undefined);
@@ -256,12 +257,9 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   const pipeline = createPipeline(context, scenarios, link.before);
   if (store.shared) {
     store.onRemoteEvent(({ event }) => {
-      // Another replica emptied the shared journal: this process's own entries go too, as they would there.
-      if (event.type === 'journal-cleared') {
-        clearingForOther = true;
-        journal.clear();
-        clearingForOther = false;
-      }
+      // Another replica emptied the shared journal: this process's own entries go too, as they did there. Its event
+      // is the one this gateway's listeners get; announcing the clear again would send it back to every replica.
+      if (event.type === 'journal-cleared') journal.clearUnannounced();
       events.emitRemote(event);
     });
   }
@@ -299,7 +297,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       const before = scenarios.defaultScenario;
       scenarios.reset();
       context.accounts.reset();
-      // The store clears the journal with the rest (in memory: `journal.clear()`, which announces it).
+      // The store clears its journal with the rest: in memory that is `journal`, whose `clear()` announces it. A
+      // shared store's is every replica's; this process's copy is cleared here, which announces it to every replica.
       if (store.shared) journal.clear();
       link.writing(store.reset(), 'resetting the shared store');
       events.emit('reset', () => ({}));
@@ -307,8 +306,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     },
     openAudio: (seq) => andThen(entryOf(seq), (entry) => replayed(entry, seq)),
     async audioOf(seq) {
-      const audio = replaySpeech(await entryOf(seq), seq, context.audio, seed);
-      if (typeof audio === 'string') return undefined;
+      const audio = await gateway.openAudio(seq);
       return { contentType: audio.contentType, bytes: await collectAudio(audio) };
     },
     connect: () => store.ready(),

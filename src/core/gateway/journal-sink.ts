@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GatewayStore, JournalStore } from '../store/types.js';
+import type { GatewayStore, SharedJournal } from '../store/types.js';
 import type { Journal } from '../journal/journal.js';
 import type { JournalSink } from './journaled.js';
 
@@ -22,7 +22,7 @@ export function journalSinkOf(store: GatewayStore, journal: Journal, onNewRun: (
   let run: string | undefined;
   return {
     record: (entry, bytes) =>
-      Promise.resolve(store.journal.recordInRun(entry, bytes)).then(
+      Promise.resolve(store.journal.record(entry, bytes)).then(
         (recorded) => {
           if (run !== undefined && recorded.run !== run) {
             journal.startOver();
@@ -39,14 +39,12 @@ export function journalSinkOf(store: GatewayStore, journal: Journal, onNewRun: (
 
 /**
  * The journal of every replica: the store's; with a shared store, its `clear` also clears this process's `journal`
- * (which announces it to the other replicas).
+ * (which announces it to the other replicas, and they clear theirs).
  */
-export function sharedJournalOf(store: GatewayStore, journal: Journal): JournalStore {
-  if (!store.shared) return store.journal;
+export function sharedJournalOf(store: GatewayStore, journal: Journal): SharedJournal {
   const shared = store.journal;
+  if (!store.shared) return shared;
   return {
-    record: (entry, bytes) => shared.record(entry, bytes),
-    finish: (entry) => shared.finish(entry),
     list: (filter) => shared.list(filter),
     after: (seq, limit, filter) => shared.after(seq, limit, filter),
     get: (seq) => shared.get(seq),

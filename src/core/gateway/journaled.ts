@@ -91,9 +91,10 @@ function errorOf(response: CoreResponse): JournalError | null {
 }
 
 /**
- * Where entries go: the gateway's journal, and with a shared store the store's as well (`gateway.ts` makes it).
- * `record` gives the entry back with its `seq`, or `undefined` when it could not be recorded (a store away: the
- * answer goes out all the same, unjournaled); `finish` is told when the entry's answer ended.
+ * Where the gateway writes its entries: its own journal, and with a shared store the store's first
+ * (`journalSinkOf` of `journal-sink.ts`). Unlike the store's `StoreJournal`, it never fails: `record` gives the
+ * entry back with its `seq`, or `undefined` when it could not be recorded (a store away: the answer goes out all
+ * the same, unjournaled); `finish` is told when the entry's answer ended.
  */
 export interface JournalSink {
   record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<JournalEntry | undefined>;

@@ -8,7 +8,7 @@
  */
 import type { Gateway } from './gateway.js';
 import type { Journal } from '../journal/journal.js';
-import type { ScenarioDefinition } from '../scenarios/schema.js';
+import type { Scenario, ScenarioDefinition } from '../scenarios/schema.js';
 
 /** The gateway behind an in-process adapter, and the controls a test uses between cases. */
 export interface MockControls {
@@ -22,16 +22,19 @@ export interface MockControls {
   readonly journal: Journal;
   /**
    * Sets the default scenario for every request without `X-Mock-Scenario`/`X-Mock-Status`: a loaded name
-   * (built-in or from `scenarios`), a definition, or `null` for none. Restarts the scenario counters.
+   * (built-in or from `scenarios`), a definition, or `null` for none. Restarts the scenario counters. The change
+   * applies here at once, as `gateway.useScenario` does (which it calls); the promise adds the wait for the other
+   * replicas (`gateway.sync()`), so in memory it need not be awaited.
    *
    * @throws {GatewayError} (400) for an unknown name, listing the loaded ones; {@link ScenarioError} for an
-   *   invalid definition, naming the path inside it.
-   * @returns a promise that resolves once the change is in the shared store (option `store`), so the next request
-   *   to any replica sees it; at once in memory. It never rejects: a store that cannot be reached is reported to
-   *   `onError`.
+   *   invalid definition, naming the path inside it. Both synchronously, so a mistake shows without `await`.
+   * @returns a promise of the scenario set (the loaded one a name names, the definition validated, or `null`), as
+   *   `gateway.useScenario` returns it; it resolves once the change is in the shared store (option `store`), so the
+   *   next request to any replica sees it; at once in memory. It never rejects: a store that cannot be reached is
+   *   reported to `onError`.
    * @example mock.useScenario('rate-limited-then-ok');
    */
-  useScenario(nameOrDefinition: string | ScenarioDefinition | null): Promise<void>;
+  useScenario(nameOrDefinition: string | ScenarioDefinition | null): Promise<Scenario | null>;
   /**
    * Clears scenario counters and the journal and returns to the initial default scenario (`afterEach`).
    *
@@ -55,7 +58,10 @@ export function controlsOf(gateway: Gateway): MockControls {
   return {
     gateway,
     journal: gateway.journal,
-    useScenario: (nameOrDefinition) => (gateway.useScenario(nameOrDefinition), settled(gateway)),
+    useScenario(nameOrDefinition) {
+      const scenario = gateway.useScenario(nameOrDefinition);
+      return settled(gateway).then(() => scenario);
+    },
     reset: () => (gateway.reset(), settled(gateway)),
     close: () => gateway.close(),
   };

@@ -1,6 +1,6 @@
 /**
  * The request pipeline of the simulated gateway, pure of bookkeeping (journaling and timing are in
- * `journal/record-request.ts`):
+ * `journaled.ts`):
  *
  * route (404, 405 with `Allow`) → bearer auth (401) → session → the speech mode (`X-Mock-Speech`, 400 for a value that
  * is none) → scenario selection (`X-Mock-Status`,

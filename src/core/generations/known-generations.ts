@@ -2,7 +2,7 @@
  * The generation records the simulator knows (`getGeneration`): the fixtures' records (always there, their JSON
  * made once) and the records of speech calls made against it, kept in a bounded store (least recently used evicted
  * first) in the gateway's store (`store/types.ts`): in memory as their compact facts (`SpeechGeneration`,
- * `speech-record.ts`), serialized when looked up; in a shared store as JSON.
+ * `speech-generation.ts`), serialized when looked up; in a shared store as JSON.
  *
  * @module
  */

@@ -58,19 +58,19 @@ const PROVIDER_REALTIME_FACTOR = 4;
  */
 export class SpeechGeneration {
   /**
-   * @param id - `gen-tts-<unix seconds>-<20 seeded alphanumerics>`.
-   * @param createdMs - the clock's time of the call, epoch ms.
-   * @param latency - ms to the first audio byte.
-   * @param generationTime - ms for the whole call.
-   * @param characters - input length in code points.
-   * @param cost - USD.
-   * @param model - the model's `id`.
-   * @param providerName - the speech provider's `provider_name`, or null.
-   * @param sessionId - the body's `session_id`, or null.
-   * @param user - the body's `user`, or null.
-   * @param userAgent - the request's `User-Agent`, or null.
-   * @param referer - the request's `HTTP-Referer`, or null.
-   * @param origin - the request's `Origin`, or `''`.
+   * @param id `gen-tts-<unix seconds>-<20 seeded alphanumerics>`.
+   * @param createdMs the clock's time of the call, epoch ms.
+   * @param latency ms to the first audio byte.
+   * @param generationTime ms for the whole call.
+   * @param characters input length in code points.
+   * @param cost USD.
+   * @param model the model's `id`.
+   * @param providerName the speech provider's `provider_name`, or null.
+   * @param sessionId the body's `session_id`, or null.
+   * @param user the body's `user`, or null.
+   * @param userAgent the request's `User-Agent`, or null.
+   * @param referer the request's `HTTP-Referer`, or null.
+   * @param origin the request's `Origin`, or `''`.
    */
   constructor(
     readonly id: string,

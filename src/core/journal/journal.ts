@@ -263,14 +263,22 @@ export class Journal implements Iterable<JournalEntry> {
     return this.#count === 0 ? undefined : this.#at(this.#count - 1);
   }
 
-  /** Drops every entry (sequence numbers keep counting). */
+  /** Drops every entry (sequence numbers keep counting), then calls `onClear` (the gateway's `journal-cleared` event). */
   clear(): void {
+    this.clearUnannounced();
+    this.#onClear?.();
+  }
+
+  /**
+   * Drops every entry as {@link clear} does, without calling `onClear`: for a copy of a shared store's entries when
+   * another replica cleared the store's journal (that replica's `journal-cleared` event is passed on instead).
+   */
+  clearUnannounced(): void {
     this.#ring = [];
     this.#sizes = [];
     this.#head = 0;
     this.#count = 0;
     this.#bytes = 0;
-    this.#onClear?.();
   }
 
   /**
@@ -278,11 +286,7 @@ export class Journal implements Iterable<JournalEntry> {
    * store's entries when the store's state started over (a restart that kept nothing numbers from 1 again).
    */
   startOver(): void {
-    this.#ring = [];
-    this.#sizes = [];
-    this.#head = 0;
-    this.#count = 0;
-    this.#bytes = 0;
+    this.clearUnannounced();
     this.#seq = 0;
   }
 

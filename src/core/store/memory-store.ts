@@ -50,8 +50,7 @@ const MEMORY_RUN = 'memory';
 /** {@link StoreJournal} over the gateway's own {@link Journal}: the entry recorded is the one that changes as it ends. */
 function journalStoreOf(journal: Journal): StoreJournal {
   return {
-    record: (entry, bytes) => journal.record(entry, bytes),
-    recordInRun: (entry, bytes) => ({ entry: journal.record(entry, bytes), run: MEMORY_RUN }),
+    record: (entry, bytes) => ({ entry: journal.record(entry, bytes), run: MEMORY_RUN }),
     finish: () => undefined,
     list: (filter) => journal.list(filter),
     after: (seq, limit, filter) => journal.after(seq, limit, filter),

@@ -28,7 +28,7 @@ import type { MaybePromise } from '../base/types.js';
 export type { ClockSetting } from '../base/clock.js';
 export type { AccountsStore, LedgerName, LedgerState, WindowVerdict };
 
-/** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-record.ts`). */
+/** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-generation.ts`). */
 export interface CompactGeneration {
   /** The record's id (`gen-tts-...`). */
   readonly id: string;
@@ -51,7 +51,11 @@ export interface SharedControl {
   /** The clock, or `null` while no replica moved it (each replica keeps its option `clock`). */
   readonly clock: ClockSetting | null;
   readonly scenario: SharedScenario;
-  /** Changes with every write of the controls, so a replica re-reads a scenario only when it changed. */
+  /**
+   * A new random id with every write of the controls (`'0'` while none was written). A replica takes the controls
+   * when this, the clock or the scenario differs from what it took last (`gateway/replica-link.ts`): the version
+   * alone does not decide, since a store that restarted empty reads `'0'` again, with other controls.
+   */
   readonly version: string;
 }
 
@@ -69,14 +73,11 @@ export interface RemoteEvent {
 }
 
 /**
- * The journal as a store keeps it: sequence numbers are given out by the store (one sequence for every replica),
- * entries are kept newest first up to the bound (`journalSize`). Reads give copies.
+ * The journal of every replica as it is read and emptied: `gateway.sharedJournal`, behind the admin API's
+ * `/__mock/requests`. Sequence numbers are given out by the store (one sequence for every replica); entries are
+ * kept up to the bound (`journalSize`), oldest dropped first. Reads give copies with a shared store.
  */
-export interface JournalStore {
-  /** Records an entry with the next sequence number, and gives it back with its `seq` (the same object). */
-  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<JournalEntry>;
-  /** Stores the fields an entry gets when its answer ends (`status`, `duration_ms`, `response_bytes`, `body_end`). */
-  finish(entry: JournalEntry): MaybePromise<void>;
+export interface SharedJournal {
   /** Entries matching `filter`, oldest first (`Journal.list`). */
   list(filter?: JournalFilter): MaybePromise<JournalEntry[]>;
   /** Entries after `seq` matching `filter`, oldest first, at most `limit` (`Journal.after`). */
@@ -100,10 +101,15 @@ export interface RecordedEntry {
   readonly run: string;
 }
 
-/** The journal as the gateway writes it: {@link JournalStore}, and the run each entry is recorded in. */
-export interface StoreJournal extends JournalStore {
-  /** Records as {@link JournalStore.record} does, and names the store's run the entry was recorded in. */
-  recordInRun(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<RecordedEntry>;
+/**
+ * The journal a store keeps: {@link SharedJournal}, and the writes of the gateway (`gateway/journal-sink.ts`), which
+ * are not for users: recording an entry and storing how its answer ended.
+ */
+export interface StoreJournal extends SharedJournal {
+  /** Records an entry with the next sequence number: the entry back (the same object, `seq` set) and the store's run. */
+  record(entry: Omit<JournalEntry, 'seq'>, bytes: number): MaybePromise<RecordedEntry>;
+  /** Stores the fields an entry gets when its answer ends (`status`, `duration_ms`, `response_bytes`, `body_end`). */
+  finish(entry: JournalEntry): MaybePromise<void>;
 }
 
 /** The state of one simulated gateway, wherever it is kept. */
@@ -143,7 +149,7 @@ export interface GatewayStore extends AccountsStore {
   /** Counts one use of scenario counter `slot` (a fixed-size digest) and gives the count before it. */
   countRule(slot: string): MaybePromise<number>;
 
-  /** The shared journal. */
+  /** The journal: the gateway's own `Journal` in memory; in a shared store, every replica's. */
   readonly journal: StoreJournal;
   /** Sends `event` to the other replicas (the memory store: nothing). Never throws. */
   publish(event: Pick<GatewayEvent, 'type' | 'data'>): void;

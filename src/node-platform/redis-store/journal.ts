@@ -1,5 +1,5 @@
 /**
- * The shared journal of the Redis store ({@link JournalStore}): a capped stream of entries (id `<seq>-0`, one
+ * The shared journal of the Redis store ({@link StoreJournal}): a capped stream of entries (id `<seq>-0`, one
  * sequence for every replica) and a hash of the fields entries get when their answer ends, merged on read. Reads
  * show at most the newest `journalSize` sequence numbers, oldest first, with the filters, paging and argument
  * checks of `Journal` (`src/core/journal/journal.ts`).
@@ -82,7 +82,7 @@ export function redisJournal(
     }
   };
 
-  const recordInRun = (entry: Omit<JournalEntry, 'seq'>, bytes: number): Promise<RecordedEntry> => {
+  const record = (entry: Omit<JournalEntry, 'seq'>, bytes: number): Promise<RecordedEntry> => {
     void bytes; // bounded by entries only: the stream's trimming has no byte bound
     const json = JSON.stringify({ ...entry, seq: undefined });
     return run(async () => {
@@ -94,8 +94,7 @@ export function redisJournal(
   };
 
   return {
-    recordInRun,
-    record: (entry, bytes) => recordInRun(entry, bytes).then((recorded) => recorded.entry),
+    record,
     finish(entry) {
       const done: DoneFields = { status: entry.status, duration_ms: entry.duration_ms, response_bytes: entry.response_bytes, body_end: entry.body_end };
       return run(async () => {

@@ -332,7 +332,7 @@ return record
 };
 
 /**
- * Records a journal entry (`journal.recordInRun`): the sequence number, the stream entry (id `<seq>-0`, trimmed to
+ * Records a journal entry (`journal.record`): the sequence number, the stream entry (id `<seq>-0`, trimmed to
  * about the bound), the removal of the done fields of the entry that fell out of the bound, and the store's run
  * (ARGV[3] becomes it when the store has none: it is empty, new or restarted without its data) move together.
  * KEYS: seq counter, stream, done-hash, run. ARGV: the entry's JSON without `seq`, bound, a new run id. Returns

@@ -44,7 +44,7 @@ let lastFailure: Error | undefined;
  * Compiles the engine once per process; later calls return the same promise, whatever their `source` (every source
  * gives the same file).
  *
- * @param source - where the file comes from on the first load.
+ * @param source where the file comes from on the first load.
  * @returns the compiled `flite.wasm`.
  * @throws (rejects with) the source's error (a missing file, a failed fetch) or the engine's (`WebAssembly.CompileError`
  *   for bytes that are no WebAssembly); a rejected load is not kept, so a later call tries again.

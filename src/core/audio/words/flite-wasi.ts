@@ -71,8 +71,8 @@ export interface FliteRun {
 /**
  * Runs Flite once with `args` (what follows `flite` on a command line) in a fresh instance of `module`.
  *
- * @param module - the compiled `flite.wasm`.
- * @param args - the arguments; strings are passed as UTF-8 (`-t` text is best plain ASCII: Flite reads bytes).
+ * @param module the compiled `flite.wasm`.
+ * @param args the arguments; strings are passed as UTF-8 (`-t` text is best plain ASCII: Flite reads bytes).
  * @returns the run's exit code, the WAV bytes it wrote to any path, and what it printed.
  * @throws the engine's error if the module traps or cannot be instantiated (a `WebAssembly.RuntimeError`, ...).
  */

@@ -74,8 +74,8 @@ const isSpace = (char: string): boolean => /\s/u.test(char);
  * The pieces of `input` in order: see the module's comment. Whitespace-only input gives one `words` piece of spaces
  * (Flite's silence, which the renderer then turns into tones' silence).
  *
- * @param input - any string.
- * @param speed - the request's speed (0.25–4), which scales the piece length bound.
+ * @param input any string.
+ * @param speed the request's speed (0.25–4), which scales the piece length bound.
  */
 export function speechPieces(input: string, speed: number): SpeechPiece[] {
   const bound = Math.min(2 * MAX_PIECE_CHARS, Math.max(MIN_PIECE_CHARS, Math.floor(MAX_PIECE_CHARS * speed)));

@@ -56,9 +56,9 @@ export async function sayWithFlite(module: WebAssembly.Module, text: string, spe
 /**
  * The samples of `req` with words, piece by piece (one piece's samples per step, in order): see the module's comment.
  *
- * @param module - the compiled engine (`loadFlite` of `flite-engine.ts`).
- * @param req - `input`, `voice`, `speed` (already 1 when the model ignores it) and `seed` (for tones spans only).
- * @param pieces - the pieces, when already cut (default: `speechPieces(req.input, req.speed)`).
+ * @param module the compiled engine (`loadFlite` of `flite-engine.ts`).
+ * @param req `input`, `voice`, `speed` (already 1 when the model ignores it) and `seed` (for tones spans only).
+ * @param pieces the pieces, when already cut (default: `speechPieces(req.input, req.speed)`).
  * @throws (from `next()`) what {@link sayWithFlite} throws.
  */
 export async function* wordSamples(module: WebAssembly.Module, req: SynthesisRequest, pieces: readonly SpeechPiece[] = speechPieces(req.input, req.speed)): AsyncGenerator<Int16Array> {

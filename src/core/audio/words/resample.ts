@@ -42,7 +42,7 @@ const PAD = Math.max(...PHASES.map((phase) => phase.length));
  * cover the input; the input is taken as silent outside its ends. Each sample is rounded to nearest (halves up)
  * and clipped to 16 bits.
  *
- * @param input - mono 16-bit samples at 16,000 Hz.
+ * @param input mono 16-bit samples at 16,000 Hz.
  * @returns mono 16-bit samples at 24,000 Hz, `ceil(input.length × 1.5)` of them.
  */
 export function resample16kTo24k(input: Int16Array): Int16Array {

@@ -132,7 +132,7 @@ const HASHED_VOICES: readonly FliteVoice[] = ['slt', 'kal16', 'awb', 'rms'];
  * The speaker of `voice`: from {@link SPEAKER_TABLE}, else by a hash of the normalized id (base voice
  * `hash mod 4`, pitch `low + ((hash >>> 8) mod (2 × (high − low) + 1)) × 0.5` Hz).
  *
- * @param voice - any voice id; case and surrounding spaces are ignored.
+ * @param voice any voice id; case and surrounding spaces are ignored.
  */
 export function speakerOf(voice: string): Speaker {
   const id = normalizeVoice(voice);
