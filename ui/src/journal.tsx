@@ -43,21 +43,25 @@ function PathCell({ entry }: { entry: JournalEntry }) {
       </td>
     );
   }
-  const parts = (['model', 'voice', 'format', 'input'] as const).flatMap((name) => (ask[name] === undefined ? [] : [[name, ask[name]] as const]));
+  const details = (['voice', 'format', 'input'] as const).flatMap((name) => (ask[name] === undefined ? [] : [[name, ask[name]] as const]));
+  // Two lines: the model, then what was asked of it (voice · format · “input”), each cut on its own where room ends.
   return (
-    <td class="c-path" title={`${path}\n${speechAskText(ask)}`}>
-      <Clip>
-        {parts.map(([name, part], i) => (
-          <span key={name}>
-            {i > 0 && (
-              <span class="ask-sep" aria-hidden="true">
-                ·
-              </span>
-            )}
-            {name === 'input' ? <q class="ask-input">{part}</q> : <span class={name === 'model' ? 'ask-model' : 'ask-part'}>{part}</span>}
-          </span>
-        ))}
-      </Clip>
+    <td class="c-path c-ask" title={`${path}\n${speechAskText(ask)}`}>
+      <Clip>{ask.model === undefined ? path : <span class="ask-model">{ask.model}</span>}</Clip>
+      {details.length > 0 && (
+        <Clip>
+          {details.map(([name, part], i) => (
+            <span key={name}>
+              {i > 0 && (
+                <span class="ask-sep" aria-hidden="true">
+                  ·
+                </span>
+              )}
+              {name === 'input' ? <q class="ask-input">{part}</q> : <span class="ask-part">{part}</span>}
+            </span>
+          ))}
+        </Clip>
+      )}
     </td>
   );
 }
