@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     import(dist('stream.js')), import(dist('plan.js')), import(dist('voice.js')), import(dist('mp3.js')),
   ])) as [typeof Stream, typeof Plan, typeof Voice, typeof Mp3];
   const importAudioMs = lap();
-  const { nodePlatform } = (await import(new URL('../dist/node/platform.js', import.meta.url).href)) as typeof NodePlatform;
+  const { nodePlatform } = (await import(new URL('../dist/node-platform/platform.js', import.meta.url).href)) as typeof NodePlatform;
   const bytes = await nodePlatform.mp3Wasm();
   const readWasmMs = lap();
   await loadMp3Encoder(() => Promise.resolve(bytes));

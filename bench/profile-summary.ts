@@ -25,7 +25,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** Where a function lives: `dist/core/gateway.js`, `zod`, `node:http`, `(garbage collector)`, ... */
+/** Where a function lives: `dist/core/gateway/gateway.js`, `zod`, `node:http`, `(garbage collector)`, ... */
 export function locationOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);

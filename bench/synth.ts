@@ -14,7 +14,7 @@ import type * as Mp3Module from '../src/core/audio/mp3.js';
 import { words } from './texts.js';
 
 /** The compiled renderer (`npm run build`); typed from its source. */
-const AUDIO_MODULE = new URL('../dist/core/audio/index.js', import.meta.url).href;
+const AUDIO_MODULE = new URL('../dist/core/audio/renderer.js', import.meta.url).href;
 const MP3_MODULE = new URL('../dist/core/audio/mp3.js', import.meta.url).href;
 
 /** One render: audio length and wall time, both in ms. */

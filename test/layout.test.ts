@@ -211,3 +211,19 @@ describe('docs/architecture.md describes the tree as it is', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the benchmark imports what the build writes', () => {
+  it('every dist/ module bench/ loads by path is built from a file of src', () => {
+    const bench = join(ROOT, 'bench');
+    const missing: string[] = [];
+    let seen = 0;
+    for (const file of readdirSync(bench).filter((f) => f.endsWith('.ts'))) {
+      for (const [, module] of readFileSync(join(bench, file), 'utf8').matchAll(/\.\.\/dist\/([\w/.-]+)\.js/g)) {
+        seen++;
+        if (!existsSync(join(ROOT, 'src', `${module!}.ts`))) missing.push(`bench/${file}: dist/${module!}.js`);
+      }
+    }
+    expect(seen).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+});
