@@ -8,9 +8,9 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis } from './support/redis.js';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
@@ -89,16 +89,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** A port that was free on 127.0.0.1 a moment ago, where nothing listens. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** GET `url` on a new connection (no keep-alive: the cluster hands each connection to a worker in turn); its status. */

@@ -29,7 +29,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { startServer } from 'mockrouter/server';
@@ -38,6 +38,7 @@ import { startApp } from '../examples/express/app.js';
 import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
 import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
+import { freePort } from './support/free-port.js';
 import { missingCommand, runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
 import { describeMissingTool } from './support/required-tool.js';
@@ -62,15 +63,6 @@ const NO_RECOGNIZER = ['ffmpeg', 'pocketsphinx_continuous']
 
 /** `runProgram` (`test/support/programs.ts`) with this file's bound. */
 const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 30_000);
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens). */
 async function refused(port: number): Promise<boolean> {

@@ -11,8 +11,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis, startRedisServer } from './support/redis.js';
-import { freePort, spawnReplica, startDelayProxy, waitFor, type ReplicaProcess } from './support/replica-faults.js';
+import { spawnReplica, startDelayProxy, waitFor, type ReplicaProcess } from './support/replica-faults.js';
 
 /** A speech model with a price unlike the others (as in `test/credits.test.ts`). */
 const MODEL = 'x-ai/grok-voice-tts-1.0';

@@ -17,11 +17,12 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startServer } from '../src/server/index.js';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis } from './support/redis.js';
 
 const ROOT = new URL('../', import.meta.url);
@@ -56,10 +57,7 @@ async function bindable(port: number): Promise<boolean> {
 /** A port `p` such that `p`, `p + 1` and `p + 2` are free now (start-replicas.sh takes three in a row). */
 async function threeFreePorts(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await freePort();
     if (port < 65_530 && (await bindable(port)) && (await bindable(port + 1)) && (await bindable(port + 2))) return port;
   }
   throw new Error('no three consecutive free ports found');

@@ -14,6 +14,7 @@ import { verifyGateway, textReport, type VerifyReport } from '../src/verify/inde
 import { addToShape, compareShapes, emptyShape } from '../src/verify/shape.js';
 import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
 import { apiBaseOf } from '../src/verify/sides.js';
+import { freePort } from './support/free-port.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
@@ -114,16 +115,6 @@ async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHead
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A port nothing listens on: bound, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('the shape rules', () => {
