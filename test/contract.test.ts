@@ -3,10 +3,10 @@
  * `setupServer`), standalone (`startServer`) and mounted in an express app (`createMiddleware`). A case that passes
  * in one mode must pass in the others.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, modes, type RunningMode } from './support/modes.js';
 import { bytesOf, decodeMp3, fundamentalHz, pcmToFloat, rms } from './support/audio.js';
+import { sha256Hex } from './support/sha256.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SENTENCE = 'Hello there, this is a test of the mock gateway.';
@@ -269,7 +269,7 @@ describe('parity', () => {
           headers: { ...auth(), 'Content-Type': 'application/json', 'User-Agent': 'parity-test' },
           body: JSON.stringify({ model: TTS, input: SENTENCE, voice: 'coral', response_format: 'mp3' }),
         });
-        const audio = createHash('sha256').update(new Uint8Array(await res.arrayBuffer())).digest('hex');
+        const audio = sha256Hex(new Uint8Array(await res.arrayBuffer()));
         const id = res.headers.get('x-generation-id')!;
         const record = await (await fetch(`${mock.baseUrl}/generation?id=${id}`, { headers: auth() })).text();
         results.push(`${id}\n${record}\naudio sha256 ${audio}`);

@@ -3,7 +3,6 @@
  * the synthesized samples' bytes, MP3 to `encodeMp3` of them, and both to `renderBytes`, whatever the input, voice,
  * speed and seed.
  */
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { encodePcm } from '../src/core/audio/pcm.js';
@@ -11,8 +10,7 @@ import { planSpeech } from '../src/core/audio/plan.js';
 import { byteChunks, encodedByteLength, renderBytes } from '../src/core/audio/stream.js';
 import { synthesizeSamples } from '../src/core/audio/synthesize.js';
 import { getVoiceProfile } from '../src/core/audio/voice.js';
-
-const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+import { sha256Hex } from './support/sha256.js';
 
 function concat(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -44,8 +42,8 @@ describe('speech pieces', () => {
       const streamed = concat(pieces);
       const expected = format === 'pcm' ? encodePcm(samples) : encodeMp3(samples);
       expect(streamed.byteLength).toBe(encodedByteLength(format, plan.sampleCount));
-      expect(sha(streamed)).toBe(sha(expected));
-      expect(sha(renderBytes(plan, voice, format))).toBe(sha(expected));
+      expect(sha256Hex(streamed)).toBe(sha256Hex(expected));
+      expect(sha256Hex(renderBytes(plan, voice, format))).toBe(sha256Hex(expected));
     }
   });
 
@@ -55,7 +53,7 @@ describe('speech pieces', () => {
     const pieces = [...byteChunks(plan, getVoiceProfile('onyx'), 'pcm', output)];
     const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
     if (littleEndian) expect(pieces.every((piece) => piece.buffer === output.buffer)).toBe(true);
-    expect(sha(output)).toBe(sha(encodePcm(synthesizeSamples(CASES[3]!))));
+    expect(sha256Hex(output)).toBe(sha256Hex(encodePcm(synthesizeSamples(CASES[3]!))));
   });
 });
 

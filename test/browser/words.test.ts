@@ -6,7 +6,6 @@
  * without the header. The page is `pages/words-page.ts`, bundled the way an app bundles it; any console error or page
  * error fails the test (but Chromium's line for the 400 asked for).
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -17,6 +16,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch } from '../support/browser.js';
 import type { WordsPage } from './pages/words-page.js';
+import { sha256Hex } from '../support/sha256.js';
 
 const SEED = 7;
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -93,7 +93,7 @@ async function inNode(options: { speech?: 'words'; seed: number }, body: Record<
   for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);
   const contentType = Object.entries(answer.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  return { status: answer.status, contentType, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { status: answer.status, contentType, bytes: bytes.byteLength, sha256: sha256Hex(bytes) };
 }
 
 describeWithBrowser('speech with words in Chromium behind msw\'s service worker (fliteWasm fetched by the page)', () => {

@@ -6,13 +6,13 @@
  * response), and dribbled audio arriving in chunks over time. The page is `pages/worker-page.ts`, bundled the way
  * an app bundles it; any console error or page error fails the test.
  */
-import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { decodeMp3 } from '../support/audio.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch, type StaticServer } from '../support/browser.js';
 import type { WorkerPage } from './pages/worker-page.js';
+import { sha256Hex } from '../support/sha256.js';
 
 const SEED = 7;
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
@@ -109,7 +109,7 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
         `Node.js mpg123-decoder ${nodeSeconds.toFixed(4)} s (${node.samples.length} samples at ${node.sampleRate} Hz)`,
     );
     expect(speech.bytes).toBe(mp3.byteLength);
-    expect(speech.sha256).toBe(createHash('sha256').update(mp3).digest('hex'));
+    expect(speech.sha256).toBe(sha256Hex(mp3));
     expect(speech.decoded.sampleRate).toBe(24_000);
     expect(Math.abs(speech.decoded.duration - nodeSeconds)).toBeLessThanOrEqual(MP3_FRAME_S);
 
