@@ -15,8 +15,8 @@ import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
 import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const IGNORES_SPEED = 'mistralai/voxtral-mini-tts-2603';
 
 /** The reads, over HTTP for the standalone server and through the gateway in-process. */

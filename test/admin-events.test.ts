@@ -15,8 +15,7 @@ import { createMockRouter } from '../src/index.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { TTS } from './support/speech-model.js';
 
 interface SseEvent {
   id?: string;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createGateway as createBrowserGateway } from '../src/browser/index.js';
 import { createGateway as createNodeGateway } from '../src/node-platform/create-gateway.js';
 import type { CoreBody, CoreResponse } from '../src/core/base/types.js';
+import { TTS } from './support/speech-model.js';
 
 /** Most the bundle may weigh, minified and gzipped, bytes. */
 const MAX_GZIP_BYTES = 250 * 1024;
@@ -63,7 +64,7 @@ describe('the browser platform', () => {
     for (const create of [createNodeGateway, createBrowserGateway]) {
       const gateway = create({ seed: 9, clock: '2026-01-02T03:04:05Z' });
       await gateway.warmUp();
-      const body = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Same bytes everywhere.', voice: 'alloy', response_format: 'mp3' });
+      const body = JSON.stringify({ model: TTS, input: 'Same bytes everywhere.', voice: 'alloy', response_format: 'mp3' });
       const response: CoreResponse = await gateway.handle({
         method: 'POST',
         path: '/api/v1/audio/speech',

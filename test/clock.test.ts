@@ -9,8 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockRouter, OptionsError } from '../src/index.js';
 import { modes, serverMode, type Mode, type RunningMode } from './support/modes.js';
 import { adminOrigin, getJson, postClock, runCli, speech, type Envelope } from './support/stateful.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 interface Stamp {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, modes, type RunningMode } from './support/modes.js';
 import { bytesOf, decodeMp3, fundamentalHz, pcmToFloat, rms } from './support/audio.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SENTENCE = 'Hello there, this is a test of the mock gateway.';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 

@@ -9,8 +9,8 @@ import { createGateway, createMockRouter, OptionsError } from '../src/index.js';
 import { createHandlers } from '../src/msw/handlers.js';
 import { startServer } from '../src/server/index.js';
 import { modes, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const PAGE = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
 

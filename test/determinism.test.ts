@@ -13,8 +13,8 @@ import type { MockRouterOptions } from '../src/index.js';
 import { modes, type Mode } from './support/modes.js';
 import { USER_AGENT } from './support/stateful.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KOKORO = 'hexgrad/kokoro-82m';
 const GROK = 'x-ai/grok-voice-tts-1.0';
 const GEMINI = 'google/gemini-3.1-flash-tts-preview';

@@ -42,10 +42,10 @@ import { freePort } from './support/free-port.js';
 import { missingCommand, runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
 import { describeMissingTool } from './support/required-tool.js';
+import { TTS } from './support/speech-model.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 const AUTH = { Authorization: 'Bearer sk-example' };
 /** The repository of package.json's `repository`: README links into it work on the registry page too. */

@@ -20,8 +20,9 @@ import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
 import { PROPERTY_TIMEOUT_MS, RAW_RUNS, SEED } from './support/fuzz/settings.js';
 import { fuzzMode, type FuzzInstance } from './support/fuzz/suite.js';
 import { httpTransport } from './support/fuzz/transports.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS_BODY = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi', voice: 'alloy' });
+const TTS_BODY = JSON.stringify({ model: TTS, input: 'Hi', voice: 'alloy' });
 
 /** A standalone server on a free port, reached through {@link httpTransport}. */
 async function serve(keys?: readonly FuzzKey[]): Promise<FuzzInstance & { server: RunningServer }> {

@@ -16,8 +16,8 @@ import type { Gateway } from '../src/core/gateway/gateway.js';
 import { auth, serverMode } from './support/modes.js';
 import { adminOrigin } from './support/stateful.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const START = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {

@@ -12,9 +12,9 @@ import { auth } from './support/modes.js';
 import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SECRET = 'sk-or-v1-journal-secret-0123456789abcdef';
 const FIXTURE_GENERATION = 'gen-1773480413-MockrouterFixture001';
 const BUILTINS = [

@@ -23,9 +23,9 @@ import {
   retriesStatus,
   retryChains,
 } from '../src/vitest/index.js';
+import { TTS } from './support/speech-model.js';
 
 const KEY = 'sk-test';
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Hello there.', voice: 'alloy' } as const;
 
 let server: RunningServer;

@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { rawHttp } from './support/raw-http.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { TTS } from './support/speech-model.js';
 
 async function envelope(response: Response): Promise<{ code: number; message: string }> {
   return ((await response.json()) as { error: { code: number; message: string } }).error;

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstrumented, type InstrumentedServer } from './support/instrumented.js';
+import { TTS } from './support/speech-model.js';
 
-const FREE_TTS = 'openai/gpt-4o-mini-tts-2025-12-15:free';
+const FREE_TTS = `${TTS}:free`;
 /** Key length, characters: about what the probe used (15 KB bearer keys). */
 const KEY_CHARS = 15 * 1024;
 const KEYS = 6000;

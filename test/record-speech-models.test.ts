@@ -16,10 +16,10 @@ import type { SpeechModelResponse } from '../src/core/catalog/speech-models.js';
 import { createGateway } from '../src/node-platform/create-gateway.js';
 import { startRecorder } from '../src/recorder/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
 
 const KEY = 'sk-live-secret-123';
 const AUTH = { Authorization: `Bearer ${KEY}` };
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const MAI = 'microsoft/mai-voice-2';
 
 /** The speech model discovery list of a gateway loaded from the recorded folder `dir` (`--fixtures`). */

@@ -24,9 +24,9 @@ import { startRecorder, upstreamOf, type RunningRecorder } from '../src/recorder
 import { audioFileName } from '../src/recorder/recorder.js';
 import { RecordedFolder } from '../src/recorder/recorded-folder.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
 
 const KEY = 'sk-live-secret-123';
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const AUTH = { Authorization: `Bearer ${KEY}` };
 
 /** Every file under `dir`, recursively. */

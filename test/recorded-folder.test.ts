@@ -15,6 +15,7 @@ import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { loadRecordings } from '../src/node-platform/recorded-audio.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { savedCatalog } from './support/saved-catalog.js';
+import { TTS } from './support/speech-model.js';
 
 const COUNT = 500;
 const saved = savedCatalog(COUNT);
@@ -137,7 +138,7 @@ describe('a saved real catalog (the answer of GET /models?output_modalities=all)
 
 describe('a recorded folder (audio/index.json)', () => {
   const recordedBytes = new Uint8Array(3000).map((_, i) => (i * 7919 + 13) % 256);
-  const model = 'openai/gpt-4o-mini-tts-2025-12-15';
+  const model = TTS;
   const request = { model, input: 'Recorded words.', voice: 'alloy', response_format: 'mp3' as const };
   const uncataloged = { model: 'someone/not-in-the-catalog', input: 'Recorded too.', voice: 'v1', response_format: 'pcm' as const, speed: 1.5, provider: { options: { b: { y: 1, x: 2 }, a: 1 } } };
   const pcm = new Uint8Array(4800).fill(9);

@@ -25,12 +25,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { missingCommand, runProgram } from './support/programs.js';
 import { startServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
 const read = (relative: string): string => readFileSync(path(relative), 'utf8');
 const MOCKROUTER = `node ${path('bin/mockrouter.js')}`;
-const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** The "real key" of the sessions: no file written may hold it. */
 const KEY = 'sk-or-v1-recording-example-secret-0123456789';
 
@@ -65,20 +65,20 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test
     const env = { OPENROUTER_API_KEY: KEY, UPSTREAM: upstream.url, OUT: out, PORT: '0', MOCKROUTER };
     const session = await run('bash', [path('examples/recording/record-session.sh')], env);
     expect({ code: session.code, stderr: session.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(session.stdout).toMatch(new RegExp(`^recorded: ${MODEL}, \\d+ bytes of mp3, gen-tts-\\d{10}-[A-Za-z0-9]{20}\\n`));
+    expect(session.stdout).toMatch(new RegExp(`^recorded: ${TTS}, \\d+ bytes of mp3, gen-tts-\\d{10}-[A-Za-z0-9]{20}\\n`));
     const audio = filesOf(out).filter((f) => f.endsWith('.mp3'));
     expect(filesOf(out)).toEqual([...audio, 'audio/index.json', 'generations.json', 'models.json']);
     expect(audio).toHaveLength(1);
     expect(session.stdout).toContain(`written to ${out}:\n./${audio[0]}\n./audio/index.json\n./generations.json\n./models.json\n`);
     const ids = (): string[] => (JSON.parse(readFileSync(join(out, 'models.json'), 'utf8')) as { models: { id: string }[] }).models.map((m) => m.id);
-    expect(ids()).toEqual([MODEL]);
+    expect(ids()).toEqual([TTS]);
 
     // The app's own command, with OPENROUTER_BASE_URL pointed at the recorder: added to the folder.
     const app = 'curl -sSf -H "Authorization: Bearer $OPENROUTER_API_KEY" "$OPENROUTER_BASE_URL/models?output_modalities=speech" -o /dev/null';
     const second = await run('bash', [path('examples/recording/record-session.sh'), 'bash', '-c', app], env);
     expect({ code: second.code, stderr: second.stderr }).toEqual({ code: 0, stderr: '' });
     expect(ids().length).toBeGreaterThan(3);
-    expect(ids()).toContain(MODEL);
+    expect(ids()).toContain(TTS);
 
     // Neither the key nor an Authorization header is on disk.
     for (const file of filesOf(out)) {
@@ -111,9 +111,9 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test
 
     const served = await startServer({ port: 0, fixtures: out });
     try {
-      const model = await fetch(`${served.baseUrl}/model/${MODEL}`, { headers: { Authorization: 'Bearer sk-test' } });
+      const model = await fetch(`${served.baseUrl}/model/${TTS}`, { headers: { Authorization: 'Bearer sk-test' } });
       expect(model.status).toBe(200);
-      expect(((await model.json()) as { data: { id: string } }).data.id).toBe(MODEL);
+      expect(((await model.json()) as { data: { id: string } }).data.id).toBe(TTS);
     } finally {
       await served.close();
     }

@@ -24,9 +24,9 @@ import { createRedisStore } from '../src/node-platform/redis-store/redis-store.j
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from './support/redis.js';
 import { waitFor } from './support/replica-faults.js';
+import { TTS } from './support/speech-model.js';
 
-const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
-const FREE_MODEL = `${MODEL}:free`;
+const FREE_MODEL = `${TTS}:free`;
 /** Upper bound for one request's answer (the store's 2 s command timeout, on a busy machine). */
 const ANSWER_WITHIN_MS = 10_000;
 /** Upper bound for answers to come back once a killed store is restarted. */
@@ -67,7 +67,7 @@ function fetchBounded(url: string, init: RequestInit = {}): Promise<Response> {
 }
 
 /** `POST /audio/speech` of `input` with `key`: status and the body's bytes. */
-async function speech(baseUrl: string, input: string, key = 'sk-a', model = MODEL): Promise<{ status: number; body: Buffer }> {
+async function speech(baseUrl: string, input: string, key = 'sk-a', model = TTS): Promise<{ status: number; body: Buffer }> {
   const res = await fetchBounded(`${baseUrl}/audio/speech`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
@@ -216,7 +216,7 @@ describeWithRedis('per-key state in a store: deleted by a reset, bounded as in m
               path: '/api/v1/audio/speech',
               query: '',
               headers: { authorization: `Bearer sk-measure-${i}`, 'content-type': 'application/json' },
-              body: new TextEncoder().encode(JSON.stringify({ model: MODEL, input: 'a', voice: 'alloy', response_format: 'pcm' })),
+              body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'a', voice: 'alloy', response_format: 'pcm' })),
             });
             const body = response.body;
             if (body !== null && typeof body === 'object' && Symbol.asyncIterator in body) for await (const chunk of body as AsyncIterable<Uint8Array>) void chunk;

@@ -15,6 +15,7 @@ import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
 
 const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'mockrouter-scenarios-'));
@@ -98,7 +99,7 @@ describe('user scenario folders', () => {
       const res = await fetch(`${server.baseUrl}/audio/speech`, {
         method: 'POST',
         headers: { ...auth(), 'Content-Type': 'application/json', 'X-Mock-Scenario': 'user-yml' },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'x', voice: 'alloy' }),
+        body: JSON.stringify({ model: TTS, input: 'x', voice: 'alloy' }),
       });
       expect(res.status).toBe(402);
       expect(res.headers.get('x-mock-applied')).toBe('user-yml/rule-1');

@@ -14,10 +14,10 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, auth, modeTitle, MSW_MAJOR, MSW_VERSION, mswMiddlewareMode, type Mode, type RunningMode } from './support/modes.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_S = Math.floor(NOW / 1000);
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** Short, so `slow-audio` (real-time pacing) stays short. */
 const INPUT = 'Hi.';
 /** A record of `fixtures/generations.json`: always found. */

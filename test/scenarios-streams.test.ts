@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, modeTitle, auth, MSW_MAJOR, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4 s of audio: 190 KB of PCM, a dozen 16 KiB chunks. */
 const LONG_INPUT = 'This sentence is long enough to be sent as a dozen chunks, or more.';
 const SHORT_INPUT = 'Hello there, dribbled audio.';

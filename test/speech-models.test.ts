@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeOf } from '../src/core/catalog/speech-models.js';
 import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
 
 type Listed = ReturnType<typeof SpeechModelsListResponseSchema.parse>['data'][number];
 
@@ -86,7 +87,6 @@ describe.each(modes)('speech model discovery ($name)', (mode) => {
   });
 
   it('checks the newer request fields, naming each (session_id, instructions, input_references)', async () => {
-    const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
     const refused = async (body: Record<string, unknown>, message: string) => {
       const res = await speech({ model: TTS, voice: 'alloy', ...body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);

@@ -11,6 +11,7 @@ import { byteChunks, encodedByteLength, renderBytes } from '../src/core/audio/st
 import { synthesizeSamples } from '../src/core/audio/synthesize.js';
 import { getVoiceProfile } from '../src/core/audio/voice.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
 function concat(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -70,7 +71,7 @@ describe('fake timers installed before the core loads', () => {
         path: '/api/v1/audio/speech',
         query: '',
         headers: { authorization: 'Bearer k' },
-        body: new TextEncoder().encode(JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input, voice: 'alloy' })),
+        body: new TextEncoder().encode(JSON.stringify({ model: TTS, input, voice: 'alloy' })),
       });
       expect(response.status).toBe(200);
       let bytes = 0;

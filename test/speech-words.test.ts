@@ -25,8 +25,8 @@ import { modes } from './support/modes.js';
 import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js';
 import { describeMissingTool } from './support/required-tool.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KOKORO = 'hexgrad/kokoro-82m';
 const VOXTRAL = 'mistralai/voxtral-mini-tts-2603';
 const AUTH = 'Bearer sk-words';

@@ -11,8 +11,8 @@ import { createMiddleware } from '../src/express/index.js';
 import type { CoreRequest } from '../src/core/base/types.js';
 import { Redis } from 'ioredis';
 import { describeWithRedis } from './support/redis.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEYS = [{ key: 'sk-shared', credits: 0.01 }];
 
 function keyRequest(): CoreRequest {

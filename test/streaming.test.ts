@@ -10,8 +10,8 @@ import { loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { contextOf } from './support/gateway-context.js';
 import { auth, singleProcessModes, type RunningMode } from './support/modes.js';
 import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4,000 characters: four and a half minutes of speech. */
 const LONG = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(64).trim();
 

@@ -15,6 +15,7 @@ import { addToShape, compareShapes, emptyShape } from '../src/verify/shape.js';
 import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
 import { apiBaseOf } from '../src/verify/sides.js';
 import { freePort } from './support/free-port.js';
+import { TTS } from './support/speech-model.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
@@ -267,7 +268,7 @@ describe('verify against another mockrouter', () => {
     try {
       // The rewritten ids are no generation's: their lookups answer 404 upstream, asked once (no wait).
       const report = await verifyGateway({ upstream: headersDrift.url, apiKey: KEY, spend: true, generationWaitMs: 0 });
-      const model = 'openai/gpt-4o-mini-tts-2025-12-15';
+      const model = TTS;
       expect(report.differences).toEqual([
         { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header Content-Type', kind: 'header', upstream: 'audio/mp3', mockrouter: 'audio/mpeg' },
         { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header X-Generation-Id', kind: 'header', upstream: 'gen-<4 digits>', mockrouter: 'gen-tts-<10 digits>-<20 alphanumerics>' },

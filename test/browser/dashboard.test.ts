@@ -19,9 +19,9 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
+import { TTS } from '../support/speech-model.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const START = '2026-01-01T00:00:00Z';
 const TIMEOUT = 60_000;
 
@@ -343,7 +343,7 @@ describeWithBrowser('dashboard', () => {
     const later = () => fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1370 }), headers: { 'Content-Type': 'application/json' } });
     await speech('mp3', { 'X-Mock-Session': 'checkout-flow' }, 'Your order has shipped and will arrive on Tuesday.');
     await later();
-    await fetch(`${server.baseUrl}/model/openai/gpt-4o-mini-tts-2025-12-15`, { headers: key }).then((r) => r.arrayBuffer());
+    await fetch(`${server.baseUrl}/model/${TTS}`, { headers: key }).then((r) => r.arrayBuffer());
     await later();
     await speech('pcm', { 'X-Mock-Scenario': 'rate-limited' });
     await later();

@@ -17,9 +17,9 @@ import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch } from '../support/browser.js';
 import type { WordsPage } from './pages/words-page.js';
 import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
 
 const SEED = 7;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Please call me back tomorrow morning at nine.', voice: 'alloy' };
 const CONTENT_TYPES = { pcm: 'audio/pcm;rate=24000;channels=1', mp3: 'audio/mpeg' } as const;
 /** The engine, from the optional package; the page fetches it from this path of the test's server. */

@@ -13,9 +13,9 @@ import { decodeMp3 } from '../support/audio.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch, type StaticServer } from '../support/browser.js';
 import type { WorkerPage } from './pages/worker-page.js';
 import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
 
 const SEED = 7;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Hello from a page behind the service worker.', voice: 'alloy' };
 /** The tolerance between the two decoders: 1152 samples at 24 kHz, seconds. */
 const MP3_FRAME_S = 1152 / 24_000;

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createMiddleware } from '@mswjs/http-middleware';
 import express from 'express';
 import { createMockRouter } from '../../src/index.js';
+import { TTS } from './speech-model.js';
 
 const scenario = process.argv[2] ?? '';
 /** Synchronous, so every line is out before a crash (console.log to a pipe is asynchronous). */
@@ -27,7 +28,7 @@ const server = app.listen(0, '127.0.0.1', () => {
       const res = await fetch(`${base}/audio/speech`, {
         method: 'POST',
         headers: { Authorization: 'Bearer sk-probe', 'Content-Type': 'application/json', 'X-Mock-Scenario': scenario },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there, this is a probe.', voice: 'alloy' }),
+        body: JSON.stringify({ model: TTS, input: 'Hello there, this is a probe.', voice: 'alloy' }),
       });
       say(`SPEECH ${res.status}`);
       try {

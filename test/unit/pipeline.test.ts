@@ -20,8 +20,8 @@ import { scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import { StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../../src/core/base/types.js';
 import { loadFixtures } from '../../src/node-platform/fixtures.js';
 import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
+import { TTS } from '../support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const fixtures = loadFixtures();
 
