@@ -16,6 +16,7 @@ import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from '
 import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const IGNORES_SPEED = 'mistralai/voxtral-mini-tts-2603';
 
@@ -62,11 +63,7 @@ function readsOf(mock: RunningMode): Reads {
 }
 
 function speech(base: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}/audio/speech`, {
-    method: 'POST',
-    headers: { ...auth(), 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ model: TTS, voice: 'alloy', ...body }),
-  });
+  return postSpeech(base, { model: TTS, voice: 'alloy', ...body }, { ...auth(), ...headers });
 }
 
 /** The bytes of a body, read until it ends or fails; `failed` says whether it failed. */

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioDefinition } from '../src/core/scenarios/schema.js';
 import { openSockets, startInstrumented, type InstrumentedServer, type ServerStats } from './support/instrumented.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const TIMEOUTS = { headers: 300, request: 500, idle: 1000, keepAlive: 200 } as const;
 /** Node checks `headers` and `request` this often (src/server/http-server.ts: headers / 4, 50 ms to 1 s). */
@@ -166,15 +167,10 @@ describe('bad clients', () => {
     const firstChunks = await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
         const controller = new AbortController();
-        const res = await fetch(`${roomyServer.baseUrl}/audio/speech`, {
-          method: 'POST',
-          // The default scenario dribbles onyx (first chunk at once): no delay before the headers, which on a loaded
-          // machine could outlast the 1 s idle timeout and get a socket that sent nothing yet rightly dropped (as
-          // slow-audio's 800 ms once did in a CI rehearsal).
-          headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model: TTS, input: LONG_INPUT, voice: 'onyx' }),
-          signal: controller.signal,
-        });
+        // The default scenario dribbles onyx (first chunk at once): no delay before the headers, which on a loaded
+        // machine could outlast the 1 s idle timeout and get a socket that sent nothing yet rightly dropped (as
+        // slow-audio's 800 ms once did in a CI rehearsal).
+        const res = await postSpeech(roomyServer.baseUrl, { model: TTS, input: LONG_INPUT, voice: 'onyx' }, { Authorization: `Bearer ${KEY}` }, { signal: controller.signal });
         expect(res.status).toBe(200);
         const first = await res.body!.getReader().read();
         controller.abort();

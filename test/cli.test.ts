@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m;
@@ -78,7 +79,7 @@ describe('mockrouter CLI', () => {
     const cli = run(['--port', '0']);
     const baseUrl = await ready(cli);
     const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
-    const speech = await fetch(`${baseUrl}/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: TTS, input: 'Hi.', voice: 'alloy' }) });
+    const speech = await postSpeech(baseUrl, { model: TTS, input: 'Hi.', voice: 'alloy' }, headers);
     const id = speech.headers.get('x-generation-id');
     await speech.arrayBuffer();
     await (await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { ...headers, 'X-Mock-Scenario': 'rate-limited' } })).arrayBuffer();

@@ -43,6 +43,7 @@ import { missingCommand, runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
 import { describeMissingTool } from './support/required-tool.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
@@ -207,11 +208,7 @@ async function expectExpressApp(app: { baseUrl: string; close: () => Promise<voi
     expect(await health.json()).toEqual({ status: 'ok' });
 
     const input = 'Hello from express.';
-    const speech = await fetch(`${app.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' }),
-    });
+    const speech = await postSpeech(app.baseUrl, { model: TTS, input, voice: 'alloy', response_format: 'mp3' }, AUTH);
     expect(speech.status).toBe(200);
     expect(speech.headers.get('content-type')).toBe('audio/mpeg');
     const mp3 = new Uint8Array(await speech.arrayBuffer());

@@ -26,6 +26,7 @@ import { MAX_YAML_ALIASED_NODES, MAX_YAML_ANCHORS, MAX_YAML_TOKENS } from '../sr
 import { MAX_USER_FILE_BYTES } from '../src/node-platform/read-user-file.js';
 import { MAX_RECORDING_BYTES, MAX_RECORDINGS_TOTAL_BYTES } from '../src/node-platform/recorded-audio.js';
 import { startServer } from '../src/server/index.js';
+import { postSpeech } from './support/speech-request.js';
 
 const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const temp = realpathSync(mkdtempSync(join(tmpdir(), 'mockrouter-hostile-')));
@@ -219,7 +220,7 @@ describe('2. a folder is a boundary: links that lead out of it are refused, thei
     symlinkSync(dir, link);
     const server = await startServer({ port: 0, fixtures: link });
     try {
-      const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-a', 'Content-Type': 'application/json' }, body: JSON.stringify(request) });
+      const res = await postSpeech(server.baseUrl, request, { Authorization: 'Bearer sk-a' });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('RECORDED');
     } finally {
@@ -274,7 +275,7 @@ describe('5. ids that every object inherits are plain names; __proto__ is refuse
   async function speak(models: string, model: string): Promise<[number, string | null]> {
     const server = await startServer({ port: 0, fixtures: folder({ 'models.json': models }) });
     try {
-      const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-a', 'Content-Type': 'application/json' }, body: JSON.stringify({ model, input: 'Hi.', voice: voiceOf(speechModel), response_format: 'mp3' }) });
+      const res = await postSpeech(server.baseUrl, { model, input: 'Hi.', voice: voiceOf(speechModel), response_format: 'mp3' }, { Authorization: 'Bearer sk-a' });
       await res.arrayBuffer();
       return [res.status, res.headers.get('content-type')];
     } finally {

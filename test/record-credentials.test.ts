@@ -14,6 +14,7 @@ import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { killRecordClis, startRecordCli } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream } from './support/raw-upstream.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
@@ -129,7 +130,7 @@ describe('mockrouter record, an upstream echoing the key', () => {
       }
       for (const input of Object.keys(SPEECH)) {
         const body = JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' });
-        const response = await fetch(`${cli.baseUrl}/audio/speech`, { method: 'POST', headers: auth, body });
+        const response = await postSpeech(cli.baseUrl, body, auth);
         expect(response.status).toBe(200);
         await response.arrayBuffer();
       }

@@ -16,6 +16,7 @@ import { loadRecordings } from '../src/node-platform/recorded-audio.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { savedCatalog } from './support/saved-catalog.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const COUNT = 500;
 const saved = savedCatalog(COUNT);
@@ -41,7 +42,7 @@ async function get(server: RunningServer, path: string): Promise<{ status: numbe
   return { status: res.status, body: await res.json() };
 }
 async function speak(server: RunningServer, body: unknown): Promise<{ res: Response; bytes: Uint8Array }> {
-  const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await postSpeech(server.baseUrl, body, { Authorization: KEY });
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 

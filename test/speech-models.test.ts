@@ -10,6 +10,7 @@ import { envelopeOf } from '../src/core/catalog/speech-models.js';
 import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 type Listed = ReturnType<typeof SpeechModelsListResponseSchema.parse>['data'][number];
 
@@ -25,7 +26,7 @@ describe.each(modes)('speech model discovery ($name)', (mode) => {
 
   const get = (path: string, headers: Record<string, string> = auth()) => fetch(`${mock.baseUrl}${path}`, { headers });
   const speech = (body: Record<string, unknown>) =>
-    fetch(`${mock.baseUrl}/audio/speech`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth() }, body: JSON.stringify({ input: 'Hi.', ...body }) });
+    postSpeech(mock.baseUrl, { input: 'Hi.', ...body }, auth());
 
   it('lists every speech model of the catalog, and only those, in the documented shape', async () => {
     const res = await get('/audio/speech/models');

@@ -12,6 +12,7 @@ import { synthesizeSamples } from '../src/core/audio/synthesize.js';
 import { getVoiceProfile } from '../src/core/audio/voice.js';
 import { sha256Hex } from './support/sha256.js';
 import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest } from './support/speech-request.js';
 
 function concat(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -66,13 +67,7 @@ describe('fake timers installed before the core loads', () => {
       const { createGateway } = await import('../src/node-platform/create-gateway.js');
       const gateway = createGateway({ seed: 1 });
       const input = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
-      const response = await gateway.handle({
-        method: 'POST',
-        path: '/api/v1/audio/speech',
-        query: '',
-        headers: { authorization: 'Bearer k' },
-        body: new TextEncoder().encode(JSON.stringify({ model: TTS, input, voice: 'alloy' })),
-      });
+      const response = await gateway.handle(coreSpeechRequest({ model: TTS, input, voice: 'alloy' }, { authorization: 'Bearer k' }));
       expect(response.status).toBe(200);
       let bytes = 0;
       for await (const piece of response.body as AsyncIterable<Uint8Array>) bytes += piece.byteLength;

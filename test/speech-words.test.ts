@@ -26,6 +26,7 @@ import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js
 import { describeMissingTool } from './support/required-tool.js';
 import { sha256Hex } from './support/sha256.js';
 import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
 
 const KOKORO = 'hexgrad/kokoro-82m';
 const VOXTRAL = 'mistralai/voxtral-mini-tts-2603';
@@ -64,13 +65,8 @@ interface Speech {
 /** A speech request in the core's shape. */
 function speechRequest(body: Speech, headers: Record<string, string> = {}) {
   const json = { model: TTS, voice: 'alloy', response_format: 'pcm', ...body };
-  return {
-    method: 'POST',
-    path: '/api/v1/audio/speech',
-    query: '',
-    headers: { authorization: AUTH, 'content-type': 'application/json', ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) },
-    body: new TextEncoder().encode(JSON.stringify(json)),
-  };
+  const lowercase = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return coreSpeechRequest(json, { authorization: AUTH, 'content-type': 'application/json', ...lowercase });
 }
 
 /** The whole body of a core response. */
@@ -211,7 +207,7 @@ describe('the same request and seed give the same bytes', () => {
         for (const format of ['pcm', 'mp3'] as const) {
           const body = { model: TTS, input: `Every mode says the same words in ${format}. Then a second sentence.`, voice: 'ash', response_format: format };
           const expected = await say(words, body);
-          const res = await fetch(`${running.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await postSpeech(running.baseUrl, body, { Authorization: AUTH });
           expect(res.status).toBe(200);
           expect(res.headers.get('content-length')).toBeNull();
           expect(sha256Hex(new Uint8Array(await res.arrayBuffer()))).toBe(sha256Hex(expected.bytes));
@@ -309,7 +305,7 @@ describe('with the rest of the simulator', () => {
     const running = await modes.find((mode) => mode.name === 'server')!.start({ speech: 'words', seed: 3 });
     try {
       const body = { model: TTS, input: 'Render me again from the journal.', voice: 'verse', response_format: 'mp3' };
-      const res = await fetch(`${running.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await postSpeech(running.baseUrl, body, { Authorization: AUTH });
       const bytes = new Uint8Array(await res.arrayBuffer());
       const seq = running.gateway.journal.last()!.seq;
       const again = await fetch(`${running.adminUrl}/__mock/requests/${seq}/audio`);

@@ -11,6 +11,7 @@ import { contextOf } from './support/gateway-context.js';
 import { auth, singleProcessModes, type RunningMode } from './support/modes.js';
 import { sha256Hex } from './support/sha256.js';
 import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 /** About 4,000 characters: four and a half minutes of speech. */
 const LONG = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(64).trim();
@@ -24,11 +25,7 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
   afterAll(() => mock.stop());
 
   const speech = (input: string, format: 'mp3' | 'pcm', voice = 'alloy') =>
-    fetch(`${mock.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth() },
-      body: JSON.stringify({ model: TTS, input, voice, response_format: format }),
-    });
+    postSpeech(mock.baseUrl, { model: TTS, input, voice, response_format: format }, auth());
   const stats = () => contextOf(mock.gateway).audio.stats();
 
   it('the first chunk of a long MP3 arrives before a tenth of it is rendered', async () => {
@@ -70,12 +67,7 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
     const input = `${LONG} Cancelled.`;
     const controller = new AbortController();
     const before = stats();
-    const res = await fetch(`${mock.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth() },
-      body: JSON.stringify({ model: TTS, input, voice: 'echo', response_format: 'mp3' }),
-      signal: controller.signal,
-    });
+    const res = await postSpeech(mock.baseUrl, { model: TTS, input, voice: 'echo', response_format: 'mp3' }, auth(), { signal: controller.signal });
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();

@@ -18,6 +18,7 @@ import { bundlePage, describeWithBrowser, launchBrowser, pageDir, watchPage, wit
 import type { WordsPage } from './pages/words-page.js';
 import { sha256Hex } from '../support/sha256.js';
 import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 const SEED = 7;
 const SPEECH = { model: TTS, input: 'Please call me back tomorrow morning at nine.', voice: 'alloy' };
@@ -82,13 +83,7 @@ async function serveWithFlite(dir: string): Promise<{ port: number; fliteRequest
 /** The same request answered by a gateway in Node.js: status, content type, and the sha256 and length of the body. */
 async function inNode(options: { speech?: 'words'; seed: number }, body: Record<string, unknown>): Promise<{ status: number; contentType: string | undefined; bytes: number; sha256: string }> {
   const gateway = createGateway(options);
-  const answer = await gateway.handle({
-    method: 'POST',
-    path: '/api/v1/audio/speech',
-    query: '',
-    headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' },
-    body: new TextEncoder().encode(JSON.stringify(body)),
-  });
+  const answer = await gateway.handle(coreSpeechRequest(body, { authorization: 'Bearer sk-x', 'content-type': 'application/json' }));
   const chunks: Uint8Array[] = [];
   for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);

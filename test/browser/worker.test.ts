@@ -14,6 +14,7 @@ import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, w
 import type { WorkerPage } from './pages/worker-page.js';
 import { sha256Hex } from '../support/sha256.js';
 import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 const SEED = 7;
 const SPEECH = { model: TTS, input: 'Hello from a page behind the service worker.', voice: 'alloy' };
@@ -92,13 +93,7 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     // The same request and seed in Node.js: the same bytes, decoded by the suite's MP3 decoder.
     const gateway = createGateway({ seed: SEED });
     await gateway.warmUp();
-    const answer = await gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-browser', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ ...SPEECH, response_format: 'mp3' })),
-    });
+    const answer = await gateway.handle(coreSpeechRequest({ ...SPEECH, response_format: 'mp3' }, { authorization: 'Bearer sk-browser', 'content-type': 'application/json' }));
     const chunks: Uint8Array[] = [];
     for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     const mp3 = Buffer.concat(chunks);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'vitest';
 import type { Mode, RunningMode } from './modes.js';
+import { postSpeech } from './speech-request.js';
 
 /** The user agent every request sends (undici sends `node`, msw requests have none; records keep it). */
 export const USER_AGENT = 'mockrouter-tests/1.0';
@@ -22,11 +23,7 @@ export async function speech(
   body: Record<string, unknown>,
   key = 'sk-test',
 ): Promise<{ res: Response; bytes: Uint8Array; id: string | null }> {
-  const res = await fetch(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'User-Agent': USER_AGENT },
-    body: JSON.stringify(body),
-  });
+  const res = await postSpeech(baseUrl, body, { Authorization: `Bearer ${key}`, 'User-Agent': USER_AGENT });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { res, bytes, id: res.headers.get('x-generation-id') };
 }
