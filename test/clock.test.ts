@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockRouter, OptionsError } from '../src/index.js';
 import { modes, serverMode, type Mode, type RunningMode } from './support/modes.js';
-import { adminOrigin, getJson, postClock, runCli, speech, type Envelope } from './support/stateful.js';
+import { runCli } from './support/cli.js';
+import { adminOrigin, getJson, postClock, speech, type Envelope } from './support/stateful.js';
 import { TTS } from './support/speech-model.js';
 import { coreSpeechRequest } from './support/speech-request.js';
 

@@ -27,8 +27,8 @@ import { MAX_USER_FILE_BYTES } from '../src/node-platform/read-user-file.js';
 import { MAX_RECORDING_BYTES, MAX_RECORDINGS_TOTAL_BYTES } from '../src/node-platform/recorded-audio.js';
 import { startServer } from '../src/server/index.js';
 import { postSpeech } from './support/speech-request.js';
+import { CLI_BIN } from './support/cli.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const temp = realpathSync(mkdtempSync(join(tmpdir(), 'mockrouter-hostile-')));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -57,7 +57,7 @@ interface CliRun {
  * ends at its exit, or at its ready line (then killed: it started, which is what a refusal must prevent).
  */
 async function runCli(args: string[], { heapMb = 128, env = {} }: { heapMb?: number; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...process.env } });
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, CLI_BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...process.env } });
   let stderr = '';
   let listening = false;
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
