@@ -19,6 +19,8 @@
  *   tests run the same handlers in Chromium (`test/browser/words.test.ts` with words).
  * - `examples/speech/round-trip.ts` runs with tsx: text said in words by the standalone server, heard by ffmpeg and
  *   PocketSphinx (skipped with a line where they are missing, failing under CI, as for Chromium).
+ * - The shell and Python examples need bash, curl and python3 in the same way (`describeWithCommands` of
+ *   `test/support/required-tool.ts`).
  *
  * And the pages show each file exactly: every code block of `README.md` and of `docs/*.md` is a file of
  * `examples/`, named in a link in the paragraph just above it, so the two cannot drift apart; every file of
@@ -39,9 +41,9 @@ import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
 import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
 import { freePort } from './support/free-port.js';
-import { missingCommand, runProgram } from './support/programs.js';
+import { runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
-import { describeMissingTool } from './support/required-tool.js';
+import { describeMissingTool, describeWithCommands } from './support/required-tool.js';
 import { TTS } from './support/speech-model.js';
 import { postSpeech } from './support/speech-request.js';
 
@@ -52,8 +54,6 @@ const AUTH = { Authorization: 'Bearer sk-example' };
 /** The repository of package.json's `repository`: README links into it work on the registry page too. */
 const REPOSITORY = 'https://github.com/mockrouter/mockrouter';
 
-const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
-const NO_PYTHON = missingCommand('python3');
 /**
  * Why `examples/speech/round-trip.ts` cannot hear speech here, or `undefined`: whether `ffmpeg` and
  * `pocketsphinx_continuous` start (not `missingCommand`: `ffmpeg --version` exits 1, and pocketsphinx has no such flag).
@@ -256,7 +256,7 @@ describe.skipIf(mswMiddlewareMode.unsupported !== undefined)(
   },
 );
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/ci/against-standalone.sh${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/ci/against-standalone.sh', ['bash', 'curl'], () => {
   const SCRIPT = path('examples/ci/against-standalone.sh');
   const MOCKROUTER = `node ${path('bin/mockrouter.js')}`;
 
@@ -315,7 +315,7 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/ci/against-standalone.sh${NO_S
   });
 });
 
-describe.skipIf(NO_PYTHON !== undefined)(`examples/ci/client.py${NO_PYTHON ? ` (skipped: ${NO_PYTHON})` : ''}`, () => {
+describeWithCommands('examples/ci/client.py', ['python3'], () => {
   it('retries an overloaded provider with growing waits, then gets the audio, the model and the record', async () => {
     const server = await startServer({ port: 0, seed: 1, scenario: 'overloaded-then-ok' });
     try {
@@ -347,7 +347,7 @@ describe.skipIf(NO_PYTHON !== undefined)(`examples/ci/client.py${NO_PYTHON ? ` (
 });
 
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/cli/curl.sh${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/cli/curl.sh', ['bash', 'curl'], () => {
   it('gets MP3 and PCM, the model and generation lookups, and without a key the envelope of examples/cli/error-envelope.json', async () => {
     const server = await startServer({ port: 0, seed: 1 });
     const dir = mkdtempSync(join(tmpdir(), 'mockrouter-curl-'));

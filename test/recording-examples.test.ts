@@ -13,6 +13,9 @@
  *   against the upstream (exit 0), without a key (exit 2) and against a stand-in that renames a field (exit 1, the
  *   difference printed).
  *
+ * Where bash or curl (or jq, for the `run` steps) is missing, these tests are skipped with a line locally and fail
+ * under CI (`describeWithCommands` of `test/support/required-tool.ts`).
+ *
  * @module
  */
 import { once } from 'node:events';
@@ -23,7 +26,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { missingCommand, runProgram } from './support/programs.js';
+import { runProgram } from './support/programs.js';
+import { describeWithCommands } from './support/required-tool.js';
 import { startServer } from '../src/server/index.js';
 import { TTS } from './support/speech-model.js';
 
@@ -34,8 +38,6 @@ const MOCKROUTER = `node ${path('bin/mockrouter.js')}`;
 /** The "real key" of the sessions: no file written may hold it. */
 const KEY = 'sk-or-v1-recording-example-secret-0123456789';
 
-const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
-const NO_JQ = missingCommand('jq');
 
 /** `runProgram` (`test/support/programs.ts`) with this file's bound. */
 const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 60_000);
@@ -48,7 +50,7 @@ function filesOf(dir: string): string[] {
     .sort();
 }
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test.ts${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/recording/*.sh and replay.test.ts', ['bash', 'curl'], () => {
   let upstream: Awaited<ReturnType<typeof startServer>>;
   let tmp: string;
   beforeAll(async () => {
@@ -150,7 +152,7 @@ describe('examples/recording/verify.yml', () => {
     expect(steps.findIndex((s) => s.run?.startsWith('npm ci'))).toBeLessThan(steps.indexOf(verifyStep));
   });
 
-  describe.skipIf(NO_SHELL !== undefined || NO_JQ !== undefined)(`its run steps, with bash${NO_SHELL ?? NO_JQ ? ` (skipped: ${NO_SHELL ?? NO_JQ})` : ''}`, () => {
+  describeWithCommands('its run steps, with bash', ['bash', 'jq'], () => {
     let upstream: Awaited<ReturnType<typeof startServer>>;
     let standIn: Server;
     let standInUrl: string;
