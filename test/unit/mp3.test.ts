@@ -7,7 +7,7 @@ import { MPEGDecoder } from 'mpg123-decoder';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
-import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
+import { createMp3Stream, encodeMp3 } from '../../src/core/audio/mp3-stream.js';
 import {
   MP3_ENCODER_DELAY,
   MP3_FRAME_BYTES,
@@ -17,9 +17,9 @@ import {
   mp3ByteLength,
   mp3EndPadding,
   mpeg2Layer3FrameLength,
-} from '../src/core/audio/mp3-tag.js';
-import { loadMp3Encoder, mp3EncoderReady } from '../src/core/audio/lame-instance.js';
-import { sha256Hex } from './support/sha256.js';
+} from '../../src/core/audio/mp3-tag.js';
+import { loadMp3Encoder, mp3EncoderReady } from '../../src/core/audio/lame-instance.js';
+import { sha256Hex } from '../support/sha256.js';
 
 const RATE = 24_000;
 
@@ -290,7 +290,7 @@ describe('createMp3Stream', () => {
     ].join('\n');
     const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
-      cwd: new URL('..', import.meta.url),
+      cwd: new URL('../..', import.meta.url),
     }).trim();
     const s = new Int16Array(48000);
     let x = 1;

@@ -7,15 +7,15 @@
  * build or of the glue shows here first.
  *
  * To rewrite the fixture on purpose (a deliberate change of the audio): `MP3_HASHES=write npx vitest run
- * test/mp3-bytes.test.ts`, and say why in the commit.
+ * test/unit/mp3-bytes.test.ts`, and say why in the commit.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAudioRenderer, type AudioRequest } from '../src/core/audio/renderer.js';
-import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
-import { sha256Hex } from './support/sha256.js';
+import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';
+import { encodeMp3, loadMp3Encoder } from '../../src/core/audio/mp3.js';
+import { sha256Hex } from '../support/sha256.js';
 
-const FIXTURE = new URL('./fixtures/mp3-hashes.json', import.meta.url);
+const FIXTURE = new URL('../fixtures/mp3-hashes.json', import.meta.url);
 
 /** Speech requests: one per line of the fixture's `speech`. */
 const SPEECH: AudioRequest[] = [

@@ -4,15 +4,15 @@
  * speed and seed.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
-import { encodePcm } from '../src/core/audio/pcm.js';
-import { planSpeech } from '../src/core/audio/plan.js';
-import { byteChunks, encodedByteLength, renderBytes } from '../src/core/audio/stream.js';
-import { synthesizeSamples } from '../src/core/audio/synthesize.js';
-import { getVoiceProfile } from '../src/core/audio/voice.js';
-import { sha256Hex } from './support/sha256.js';
-import { TTS } from './support/speech-model.js';
-import { coreSpeechRequest } from './support/speech-request.js';
+import { encodeMp3, loadMp3Encoder } from '../../src/core/audio/mp3.js';
+import { encodePcm } from '../../src/core/audio/pcm.js';
+import { planSpeech } from '../../src/core/audio/plan.js';
+import { byteChunks, encodedByteLength, renderBytes } from '../../src/core/audio/stream.js';
+import { synthesizeSamples } from '../../src/core/audio/synthesize.js';
+import { getVoiceProfile } from '../../src/core/audio/voice.js';
+import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 function concat(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -64,7 +64,7 @@ describe('fake timers installed before the core loads', () => {
     vi.resetModules();
     vi.useFakeTimers();
     try {
-      const { createGateway } = await import('../src/node-platform/create-gateway.js');
+      const { createGateway } = await import('../../src/node-platform/create-gateway.js');
       const gateway = createGateway({ seed: 1 });
       const input = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
       const response = await gateway.handle(coreSpeechRequest({ model: TTS, input, voice: 'alloy' }, { authorization: 'Bearer k' }));
