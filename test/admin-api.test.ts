@@ -16,8 +16,9 @@ import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth, modeTitle, modes, MSW_MAJOR, type Mode, type RunningMode } from './support/modes.js';
 import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const IGNORES_SPEED = 'mistralai/voxtral-mini-tts-2603';
 
 /** The reads, over HTTP for the standalone server and through the gateway in-process. */
@@ -68,11 +69,7 @@ function readsOf(mock: RunningMode): Reads {
 }
 
 function speech(base: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${base}/audio/speech`, {
-    method: 'POST',
-    headers: { ...auth(), 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ model: TTS, voice: 'alloy', ...body }),
-  });
+  return postSpeech(base, { model: TTS, voice: 'alloy', ...body }, { ...auth(), ...headers });
 }
 
 /** The bytes of a body, read until it ends or fails; `failed` says whether it failed. */

@@ -15,8 +15,8 @@ import { createMockRouter } from '../src/index.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 interface SseEvent {
   id?: string;
@@ -136,11 +136,7 @@ describe('standalone: GET /__mock/events', () => {
     await client.until((events) => events.length > 0);
     expect(client.events[0]).toEqual({ comments: ['connected'] });
 
-    const res = await fetch(`${server.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...auth(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input: 'Watch me arrive.', voice: 'alloy' }),
-    });
+    const res = await postSpeech(server.baseUrl, { model: TTS, input: 'Watch me arrive.', voice: 'alloy' }, auth());
     const bytes = (await res.arrayBuffer()).byteLength;
     await client.until((events) => events.some((e) => e.event === 'entry-done'));
     const [entry] = client.named<JournalEntry>('entry');
@@ -322,11 +318,7 @@ describe('in-process: gateway.events', () => {
     const seen: GatewayEvent[] = [];
     const stop = mock.gateway.events.subscribe((event) => seen.push(event));
     expect(mock.gateway.events.listenerCount).toBe(1);
-    const res = await fetch('https://openrouter.ai/api/v1/audio/speech', {
-      method: 'POST',
-      headers: { ...auth(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input: 'In process.', voice: 'alloy', response_format: 'mp3' }),
-    });
+    const res = await postSpeech('https://openrouter.ai/api/v1', { model: TTS, input: 'In process.', voice: 'alloy', response_format: 'mp3' }, auth());
     const bytes = (await res.arrayBuffer()).byteLength;
     await waitFor(() => seen.some((e) => e.type === 'entry-done'));
     mock.gateway.clock.advance(1000);

@@ -19,6 +19,8 @@ import { localHostsOf, startServer, type RunningServer } from '../src/server/ind
 import { auth } from './support/modes.js';
 import { adminUrls } from './support/admin.js';
 import { rawHttp, type RawAnswer } from './support/raw-http.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 function message(res: RawAnswer): string {
   expect(res.headers['content-type']).toBe('application/json');
@@ -309,7 +311,7 @@ describe('state-changing admin requests from other sites', () => {
     const speech = await rawHttp(`${server.baseUrl}/audio/speech`, {
       method: 'POST',
       headers: { ...auth(), Origin: 'https://evil.example', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi.', voice: 'alloy' }),
+      body: JSON.stringify({ model: TTS, input: 'Hi.', voice: 'alloy' }),
     });
     expect(speech.status).toBe(200);
     expect(speech.headers['access-control-allow-origin']).toBe('*');
@@ -318,7 +320,6 @@ describe('state-changing admin requests from other sites', () => {
 
 describe('admin requests another site made (Sec-Fetch-Site), with or without Origin', () => {
   let server: RunningServer;
-  const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
   beforeAll(async () => {
     server = await startServer({ port: 0, cors: '*,http://localhost:5173' });
   });
@@ -343,11 +344,7 @@ describe('admin requests another site made (Sec-Fetch-Site), with or without Ori
   });
 
   it('refuses reads of admin resources from other sites: an <img> of a journal entry\'s audio renders nothing', async () => {
-    const speech = await fetch(`${server.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...auth(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input: 'Not for other sites.', voice: 'alloy', response_format: 'pcm' }),
-    });
+    const speech = await postSpeech(server.baseUrl, { model: TTS, input: 'Not for other sites.', voice: 'alloy', response_format: 'pcm' }, auth());
     await speech.arrayBuffer();
     const seq = server.gateway.journal.last()!.seq;
     const image = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' };

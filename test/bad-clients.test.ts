@@ -21,6 +21,8 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioDefinition } from '../src/core/scenarios/schema.js';
 import { openSockets, startInstrumented, type InstrumentedServer, type ServerStats } from './support/instrumented.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const TIMEOUTS = { headers: 300, request: 500, idle: 1000, keepAlive: 200 } as const;
 /** Node checks `headers` and `request` this often (src/server/http-server.ts: headers / 4, 50 ms to 1 s). */
@@ -38,7 +40,6 @@ const SETTLE_MS = 2000;
  */
 const ROOMY_TIMEOUTS = { ...TIMEOUTS, headers: 10_000, request: 30_000 } as const;
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEY = 'sk-bad-clients';
 const LONG_INPUT = 'This sentence is long enough that saying it out loud takes a good few seconds, so the stream is long.';
 /** A scenario (the default) that dribbles `onyx` speech: 40 chunks over 4 s, the first one at once. */
@@ -166,15 +167,10 @@ describe('bad clients', () => {
     const firstChunks = await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
         const controller = new AbortController();
-        const res = await fetch(`${roomyServer.baseUrl}/audio/speech`, {
-          method: 'POST',
-          // The default scenario dribbles onyx (first chunk at once): no delay before the headers, which on a loaded
-          // machine could outlast the 1 s idle timeout and get a socket that sent nothing yet rightly dropped (as
-          // slow-audio's 800 ms once did in a CI rehearsal).
-          headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model: TTS, input: LONG_INPUT, voice: 'onyx' }),
-          signal: controller.signal,
-        });
+        // The default scenario dribbles onyx (first chunk at once): no delay before the headers, which on a loaded
+        // machine could outlast the 1 s idle timeout and get a socket that sent nothing yet rightly dropped (as
+        // slow-audio's 800 ms once did in a CI rehearsal).
+        const res = await postSpeech(roomyServer.baseUrl, { model: TTS, input: LONG_INPUT, voice: 'onyx' }, { Authorization: `Bearer ${KEY}` }, { signal: controller.signal });
         expect(res.status).toBe(200);
         const first = await res.body!.getReader().read();
         controller.abort();
@@ -209,7 +205,7 @@ describe('bad clients', () => {
   ])('a client that %s while sending its body gets 408 after the request timeout and is closed', async (_label, trickle) => {
     const client = rawClient(server.port);
     await client.connected;
-    const body = '{"model":"openai/gpt-4o-mini-tts-2025-12-15","input":"';
+    const body = `{"model":"${TTS}","input":"`;
     client.socket.write(
       `POST /api/v1/audio/speech HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n${body}`,
     );

@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createGateway as createBrowserGateway } from '../src/browser/index.js';
 import { createGateway as createNodeGateway } from '../src/node-platform/create-gateway.js';
 import type { CoreBody, CoreResponse } from '../src/core/base/types.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest } from './support/speech-request.js';
 
 /** Most the bundle may weigh, minified and gzipped, bytes. */
 const MAX_GZIP_BYTES = 250 * 1024;
@@ -63,14 +65,8 @@ describe('the browser platform', () => {
     for (const create of [createNodeGateway, createBrowserGateway]) {
       const gateway = create({ seed: 9, clock: '2026-01-02T03:04:05Z' });
       await gateway.warmUp();
-      const body = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Same bytes everywhere.', voice: 'alloy', response_format: 'mp3' });
-      const response: CoreResponse = await gateway.handle({
-        method: 'POST',
-        path: '/api/v1/audio/speech',
-        query: '',
-        headers: { authorization: 'Bearer sk-same', 'content-type': 'application/json' },
-        body: new TextEncoder().encode(body),
-      });
+      const body = { model: TTS, input: 'Same bytes everywhere.', voice: 'alloy', response_format: 'mp3' };
+      const response: CoreResponse = await gateway.handle(coreSpeechRequest(body, { authorization: 'Bearer sk-same', 'content-type': 'application/json' }));
       expect(response.status).toBe(200);
       const audio = await bytesOf(response.body);
       const key = await gateway.handle({ method: 'GET', path: '/api/v1/key', query: '', headers: { authorization: 'Bearer sk-same' } });

@@ -5,28 +5,20 @@
  * Exact under load: each test waits for a line of output, a process's exit or the journal's content; the time
  * bounds are upper ones only (the store's 10 s connect bound plus a slow start, an exit after SIGTERM).
  */
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type Cli } from './support/cli.js';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis } from './support/redis.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 /** The ready line with a store: the base URL, then what is in parentheses. */
 const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1) \((.*)\)$/m;
 /** An unreachable store fails the start within its 10 s connect bound; this leaves room for a slow start only. */
 const UNREACHABLE_EXIT_WITHIN_MS = 15_000;
 /** Room for a test that waits for the 10 s connect bound. */
 const SLOW_TEST_MS = 40_000;
-
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
 
 const running: Cli[] = [];
 afterEach(() => {
@@ -45,14 +37,9 @@ function kill(pid: number): void {
   }
 }
 
+/** `runCli` (`test/support/cli.ts`), killed after the test with the workers it started. */
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Cli {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
-  const cli = { child, stdout: () => out, stderr: () => err, exit };
+  const cli = runCli(args, env);
   running.push(cli);
   return cli;
 }
@@ -89,16 +76,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** A port that was free on 127.0.0.1 a moment ago, where nothing listens. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** GET `url` on a new connection (no keep-alive: the cluster hands each connection to a worker in turn); its status. */

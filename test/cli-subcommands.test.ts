@@ -4,7 +4,7 @@
  * `src/cli/verify-command.ts`), anything else the server (`src/cli/serve.ts`). What each does is tested in
  * test/record.test.ts and test/verify.test.ts.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,16 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN, watchProcess } from './support/cli.js';
+import { runProgram, type ProgramRun } from './support/programs.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
-
-/** Runs `mockrouter <args>` to its end: exit code, stdout and stderr (bounded: 30 s). */
-function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
+/** Runs `mockrouter <args>` to its end (`runProgram` of `test/support/programs.ts`): exit code, stdout and stderr (bounded: 30 s). */
+function run(args: string[], env: Record<string, string | undefined> = {}): Promise<ProgramRun> {
+  return runProgram(process.execPath, [CLI_BIN, ...args], env, undefined, 30_000);
 }
 
 describe('mockrouter subcommands', () => {
@@ -84,15 +80,12 @@ describe('record and verify stop with the npm that started them', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, OPENROUTER_API_KEY: 'sk-orphan-test' };
     if (npmCommand === undefined) delete env.npm_command;
     else env.npm_command = npmCommand;
-    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} & echo "pid $!"; wait`], { stdio: 'pipe', env });
-    let out = '';
-    let err = '';
-    shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    shell.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    for (const end = Date.now() + 20_000; !(ready.test(out + err) && started()) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(out + err).toMatch(ready);
-    const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
-    shell.kill('SIGKILL');
+    const shell = watchProcess(spawn('sh', ['-c', `"${process.execPath}" "${CLI_BIN}" ${args} & echo "pid $!"; wait`], { stdio: 'pipe', env }));
+    const printed = () => shell.stdout() + shell.stderr();
+    for (const end = Date.now() + 20_000; !(ready.test(printed()) && started()) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(printed()).toMatch(ready);
+    const pid = Number(/^pid (\d+)$/m.exec(shell.stdout())![1]);
+    shell.child.kill('SIGKILL');
     const alive = () => {
       try {
         process.kill(pid, 0);
@@ -105,7 +98,7 @@ describe('record and verify stop with the npm that started them', () => {
     for (const end = Date.now() + 5_000; alive() && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 50));
     const stopped = !alive();
     if (!stopped) process.kill(pid, 'SIGKILL');
-    return { stopped, stderr: err };
+    return { stopped, stderr: shell.stderr() };
   }
 
   it('record stops, saying why; with --outlive-npm it keeps running', async () => {

@@ -1,7 +1,7 @@
 /**
  * The `mockrouter` command as a user runs it: `bin/mockrouter.js` (the compiled CLI; `npm test` builds first).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
@@ -9,39 +9,30 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
+import { CLI_BIN, runCli, watchProcess, type Cli, type CliProcess } from './support/cli.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/m;
 /** The second line of the ready output: where the dashboard is (when the admin API is on). */
 const DASHBOARD = /^dashboard: /;
 /** Request log lines: stdout without the two ready lines. */
 const logLines = (stdout: string) => stdout.trim().split('\n').filter((l) => !READY.test(l) && !DASHBOARD.test(l));
 
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-const running: Cli[] = [];
+/** The processes a test started, killed after it (whatever it left running). */
+const running: CliProcess[] = [];
 afterEach(() => {
   for (const cli of running.splice(0)) cli.child.kill('SIGKILL');
 });
 
+/** `runCli` (`test/support/cli.ts`), killed after the test. */
 function run(args: string[]): Cli {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
-  const cli = { child, stdout: () => out, stderr: () => err, exit };
+  const cli = runCli(args);
   running.push(cli);
   return cli;
 }
 
-async function ready(cli: Cli): Promise<string> {
+async function ready(cli: CliProcess): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const match = READY.exec(cli.stdout());
     if (match) return match[1]!;
@@ -77,7 +68,7 @@ describe('mockrouter CLI', () => {
     const cli = run(['--port', '0']);
     const baseUrl = await ready(cli);
     const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json' };
-    const speech = await fetch(`${baseUrl}/audio/speech`, { method: 'POST', headers, body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi.', voice: 'alloy' }) });
+    const speech = await postSpeech(baseUrl, { model: TTS, input: 'Hi.', voice: 'alloy' }, headers);
     const id = speech.headers.get('x-generation-id');
     await speech.arrayBuffer();
     await (await fetch(`${baseUrl}/model/openai/gpt-4o`, { headers: { ...headers, 'X-Mock-Scenario': 'rate-limited' } })).arrayBuffer();
@@ -220,16 +211,12 @@ describe('mockrouter CLI', () => {
     const env = { ...process.env };
     delete env.npm_command;
     if (npmCommand !== undefined) env.npm_command = npmCommand;
-    const command = `"${process.execPath}" "${BIN}" --port 0 --quiet ${args.join(' ')} & echo "pid $!"; wait`;
+    const command = `"${process.execPath}" "${CLI_BIN}" --port 0 --quiet ${args.join(' ')} & echo "pid $!"; wait`;
     const shell = spawn('sh', ['-c', command], { stdio: 'pipe', env });
-    let out = '';
-    let err = '';
-    shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    shell.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const cli: Cli = { child: shell, stdout: () => out, stderr: () => err, exit: once(shell, 'exit').then(([code]) => code as number | null) };
+    const cli = watchProcess(shell);
     running.push(cli);
     const baseUrl = await ready(cli);
-    const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
+    const pid = Number(/^pid (\d+)$/m.exec(cli.stdout())![1]);
     expect((await fetch(`${new URL(baseUrl).origin}/__mock/health`)).status).toBe(200);
     shell.kill('SIGKILL');
     await cli.exit;
@@ -244,7 +231,7 @@ describe('mockrouter CLI', () => {
     for (const end = Date.now() + waitMs; running_() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
     const alive = running_();
     if (alive) process.kill(pid, 'SIGKILL');
-    return { alive, stderr: err };
+    return { alive, stderr: cli.stderr() };
   }
 
   it('stops when the npm that started it is gone (npx mockrouter & ... kill), saying why', async () => {

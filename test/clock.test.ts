@@ -8,9 +8,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockRouter, OptionsError } from '../src/index.js';
 import { modes, serverMode, type Mode, type RunningMode } from './support/modes.js';
-import { adminOrigin, getJson, postClock, runCli, speech, type Envelope } from './support/stateful.js';
+import { runCli } from './support/cli.js';
+import { adminOrigin, getJson, postClock, speech, type Envelope } from './support/stateful.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 interface Stamp {
@@ -82,13 +84,7 @@ describe('in-process now() option', () => {
   it('reads every timestamp from the function; advance adds to it', async () => {
     let t = Date.UTC(2027, 2, 3, 4, 5, 6, 7);
     const mock = createMockRouter({ seed: 4, now: () => t });
-    const res = await mock.gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Now.', voice: 'alloy' })),
-    });
+    const res = await mock.gateway.handle(coreSpeechRequest({ model: TTS, input: 'Now.', voice: 'alloy' }, { authorization: 'Bearer sk-test', 'content-type': 'application/json' }));
     const record = async (id: string) =>
       (JSON.parse((await mock.gateway.handle({ method: 'GET', path: '/api/v1/generation', query: `id=${id}`, headers: { authorization: 'Bearer sk-test' } })).body as string) as { data: { created_at: string } }).data.created_at;
     const first = res.headers['X-Generation-Id']!;
@@ -100,13 +96,7 @@ describe('in-process now() option', () => {
     expect(mock.gateway.clock.frozen).toBe(false);
     expect(mock.gateway.clock.now()).toBe(t + 60_000);
     const second = (
-      await mock.gateway.handle({
-        method: 'POST',
-        path: '/api/v1/audio/speech',
-        query: '',
-        headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-        body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Later.', voice: 'alloy' })),
-      })
+      await mock.gateway.handle(coreSpeechRequest({ model: TTS, input: 'Later.', voice: 'alloy' }, { authorization: 'Bearer sk-test', 'content-type': 'application/json' }))
     ).headers['X-Generation-Id']!;
     expect(second.startsWith(`gen-tts-${Math.floor((t + 60_000) / 1000)}-`)).toBe(true);
     expect(await record(second)).toBe(expected(t + 60_000).createdAt);
@@ -158,13 +148,7 @@ describe('in-process now() option', () => {
     clock.advance(0);
     clock.set(0);
     expect(clock.now()).toBe(0);
-    const res = await mock.gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'At the epoch.', voice: 'alloy' })),
-    });
+    const res = await mock.gateway.handle(coreSpeechRequest({ model: TTS, input: 'At the epoch.', voice: 'alloy' }, { authorization: 'Bearer sk-test', 'content-type': 'application/json' }));
     expect(res.headers['X-Generation-Id']).toMatch(/^gen-tts-0-[A-Za-z0-9]{20}$/);
   });
 

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter, FixtureError, KeysError, ScenarioError, type ConfigFileError } from '../src/index.js';
 import { MAX_USER_FILE_BYTES, readUserFile } from '../src/node-platform/read-user-file.js';
 import { startServer } from '../src/server/index.js';
+import { CLI_BIN } from './support/cli.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 
 const temp = mkdtempSync(join(tmpdir(), 'mockrouter-config-files-'));
 
@@ -209,7 +209,7 @@ describe('readUserFile bounds', () => {
 describe('the mockrouter command names the flag and the file, and exits 1 at once', () => {
   /** Runs the command; resolves its exit code and stderr, or `null` if it has not exited within 15 s (then killed). */
   async function runCli(args: string[]): Promise<{ code: number | null; stderr: string } | null> {
-    const child = spawn(process.execPath, [BIN, '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));

@@ -3,12 +3,13 @@
  * `setupServer`), standalone (`startServer`) and mounted in an express app (`createMiddleware`). A case that passes
  * in one mode must pass in the others.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, modes, type RunningMode } from './support/modes.js';
 import { bytesOf, decodeMp3, fundamentalHz, pcmToFloat, rms } from './support/audio.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SENTENCE = 'Hello there, this is a test of the mock gateway.';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 
@@ -20,11 +21,7 @@ describe.each(modes)('contract ($name)', (mode) => {
   afterAll(() => mock.stop());
 
   const speech = (body: unknown, headers: Record<string, string> = auth()) =>
-    fetch(`${mock.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    postSpeech(mock.baseUrl, body, headers);
   const get = (path: string, headers: Record<string, string> = auth()) => fetch(`${mock.baseUrl}${path}`, { headers });
 
   async function expectEnvelope(res: Response, status: number, message?: string | RegExp) {
@@ -264,12 +261,8 @@ describe('parity', () => {
     for (const mode of modes) {
       const mock = await mode.start({ seed: 99, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) });
       try {
-        const res = await fetch(`${mock.baseUrl}/audio/speech`, {
-          method: 'POST',
-          headers: { ...auth(), 'Content-Type': 'application/json', 'User-Agent': 'parity-test' },
-          body: JSON.stringify({ model: TTS, input: SENTENCE, voice: 'coral', response_format: 'mp3' }),
-        });
-        const audio = createHash('sha256').update(new Uint8Array(await res.arrayBuffer())).digest('hex');
+        const res = await postSpeech(mock.baseUrl, { model: TTS, input: SENTENCE, voice: 'coral', response_format: 'mp3' }, { ...auth(), 'User-Agent': 'parity-test' });
+        const audio = sha256Hex(new Uint8Array(await res.arrayBuffer()));
         const id = res.headers.get('x-generation-id')!;
         const record = await (await fetch(`${mock.baseUrl}/generation?id=${id}`, { headers: auth() })).text();
         results.push(`${id}\n${record}\naudio sha256 ${audio}`);

@@ -9,8 +9,9 @@ import { createGateway, createMockRouter, OptionsError } from '../src/index.js';
 import { createHandlers } from '../src/msw/handlers.js';
 import { startServer } from '../src/server/index.js';
 import { modes, auth, modeTitle, type Mode, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const PAGE = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
 
@@ -85,7 +86,7 @@ for (const mode of modes) {
     });
 
     it('lets the page read a streamed speech response and its generation id', async () => {
-      const res = await fetch(`${mock.baseUrl}/audio/speech`, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json', Origin: PAGE }, body: speechBody });
+      const res = await postSpeech(mock.baseUrl, speechBody, { ...auth(), Origin: PAGE });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('audio/mpeg');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -95,11 +96,7 @@ for (const mode of modes) {
     });
 
     it('lets the page read a 429 envelope, its Retry-After and rate-limit headers', async () => {
-      const res = await fetch(`${mock.baseUrl}/audio/speech`, {
-        method: 'POST',
-        headers: { ...auth(), 'Content-Type': 'application/json', 'X-Mock-Status': '429', Origin: PAGE },
-        body: speechBody,
-      });
+      const res = await postSpeech(mock.baseUrl, speechBody, { ...auth(), 'X-Mock-Status': '429', Origin: PAGE });
       expect(res.status).toBe(429);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(exposed(res)).toEqual(expect.arrayContaining(EXPOSE));
@@ -125,7 +122,7 @@ for (const mode of modes) {
     });
 
     it('changes nothing for requests without Origin', async () => {
-      const speech = await fetch(`${mock.baseUrl}/audio/speech`, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: speechBody });
+      const speech = await postSpeech(mock.baseUrl, speechBody, auth());
       expect(speech.status).toBe(200);
       expect(corsHeadersOf(speech)).toEqual({});
       await speech.arrayBuffer();
@@ -229,11 +226,7 @@ describe('CORS, what only the standalone server shows', () => {
   });
 
   it("adds the headers to the server's own errors (a body over 1 MiB)", async () => {
-    const res = await fetch(`${server.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...auth(), 'Content-Type': 'application/json', Origin: PAGE },
-      body: 'x'.repeat(1024 * 1024 + 1),
-    });
+    const res = await postSpeech(server.baseUrl, 'x'.repeat(1024 * 1024 + 1), { ...auth(), Origin: PAGE });
     expect(res.status).toBe(413);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(exposed(res)).toEqual(expect.arrayContaining(EXPOSE));

@@ -19,7 +19,8 @@ async function remainingOf(gateway: Gateway, key: string): Promise<number | null
   const { accounts, clock } = contextOf(gateway);
   return (await accounts.keyState(accounts.authenticate({ authorization: `Bearer ${key}` }), clock.now())).remaining;
 }
-import { envelopeOf, getJson, runCli, speech, type Cli } from './support/stateful.js';
+import { runCli, type Cli } from './support/cli.js';
+import { envelopeOf, getJson, speech } from './support/stateful.js';
 
 /** A speech model with a price unlike the others, so a wrong price shows. */
 const MODEL = 'x-ai/grok-voice-tts-1.0';

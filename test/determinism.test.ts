@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 import type { MockRouterOptions } from '../src/index.js';
 import { modes, type Mode } from './support/modes.js';
 import { USER_AGENT } from './support/stateful.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KOKORO = 'hexgrad/kokoro-82m';
 const GROK = 'x-ai/grok-voice-tts-1.0';
 const GEMINI = 'google/gemini-3.1-flash-tts-preview';
@@ -148,7 +149,7 @@ async function run(mode: Mode): Promise<Run> {
       ids.push(res.headers.get('x-generation-id'));
       statuses.push(res.status);
       const head = [String(res.status), ...HASHED_HEADERS.map((name) => `${name}=${res.headers.get(name) ?? ''}`)].join(' ');
-      lines.push(`#${ids.length} ${method} ${path} → ${head} body=${createHash('sha256').update(bytes).digest('hex')}`);
+      lines.push(`#${ids.length} ${method} ${path} → ${head} body=${sha256Hex(bytes)}`);
       total.update(`${head}\n`).update(bytes).update('\n');
     }
   } finally {

@@ -22,6 +22,8 @@
  *   tests run the same handlers in Chromium (`test/browser/words.test.ts` with words).
  * - `examples/speech/round-trip.ts` runs with tsx: text said in words by the standalone server, heard by ffmpeg and
  *   PocketSphinx (skipped with a line where they are missing, failing under CI, as for Chromium).
+ * - The shell and Python examples need bash, curl and python3 in the same way (`describeWithCommands` of
+ *   `test/support/required-tool.ts`).
  *
  * And the pages show each file exactly: every code block of `README.md` and of `docs/*.md` is a file of
  * `examples/`, named in a link in the paragraph just above it, so the two cannot drift apart; every file of
@@ -41,20 +43,20 @@ import { startApp } from '../examples/express/app.js';
 import { startApp as startMswApp } from '../examples/express/msw-handlers.js';
 import { speakWithBoth } from '../examples/clients/official-clients.js';
 import { clientsWithoutRetries } from '../examples/clients/without-retries.js';
-import { missingCommand, runProgram } from './support/programs.js';
+import { freePort } from './support/free-port.js';
+import { runProgram } from './support/programs.js';
 import { mswMiddlewareMode } from './support/modes.js';
-import { describeMissingTool } from './support/required-tool.js';
+import { describeMissingTool, describeWithCommands } from './support/required-tool.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 const AUTH = { Authorization: 'Bearer sk-example' };
 /** The repository of package.json's `repository`: README links into it work on the registry page too. */
 const REPOSITORY = 'https://github.com/mockrouter/mockrouter';
 
-const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
-const NO_PYTHON = missingCommand('python3');
 /**
  * Why `examples/speech/round-trip.ts` cannot hear speech here, or `undefined`: whether `ffmpeg` and
  * `pocketsphinx_continuous` start (not `missingCommand`: `ffmpeg --version` exits 1, and pocketsphinx has no such flag).
@@ -65,15 +67,6 @@ const NO_RECOGNIZER = ['ffmpeg', 'pocketsphinx_continuous']
 
 /** `runProgram` (`test/support/programs.ts`) with this file's bound. */
 const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 30_000);
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens). */
 async function refused(port: number): Promise<boolean> {
@@ -218,11 +211,7 @@ async function expectExpressApp(app: { baseUrl: string; close: () => Promise<voi
     expect(await health.json()).toEqual({ status: 'ok' });
 
     const input = 'Hello from express.';
-    const speech = await fetch(`${app.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' }),
-    });
+    const speech = await postSpeech(app.baseUrl, { model: TTS, input, voice: 'alloy', response_format: 'mp3' }, AUTH);
     expect(speech.status).toBe(200);
     expect(speech.headers.get('content-type')).toBe('audio/mpeg');
     const mp3 = new Uint8Array(await speech.arrayBuffer());
@@ -313,7 +302,7 @@ describe.skipIf(mswMiddlewareMode.unsupported !== undefined)(
   },
 );
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/ci/against-standalone.sh${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/ci/against-standalone.sh', ['bash', 'curl'], () => {
   const SCRIPT = path('examples/ci/against-standalone.sh');
   const MOCKROUTER = `node ${path('bin/mockrouter.js')}`;
 
@@ -372,7 +361,7 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/ci/against-standalone.sh${NO_S
   });
 });
 
-describe.skipIf(NO_PYTHON !== undefined)(`examples/ci/client.py${NO_PYTHON ? ` (skipped: ${NO_PYTHON})` : ''}`, () => {
+describeWithCommands('examples/ci/client.py', ['python3'], () => {
   it('retries an overloaded provider with growing waits, then gets the audio, the model and the record', async () => {
     const server = await startServer({ port: 0, seed: 1, scenario: 'overloaded-then-ok' });
     try {
@@ -404,7 +393,7 @@ describe.skipIf(NO_PYTHON !== undefined)(`examples/ci/client.py${NO_PYTHON ? ` (
 });
 
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/cli/curl.sh${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/cli/curl.sh', ['bash', 'curl'], () => {
   it('gets MP3 and PCM, the model and generation lookups, and without a key the envelope of examples/cli/error-envelope.json', async () => {
     const server = await startServer({ port: 0, seed: 1 });
     const dir = mkdtempSync(join(tmpdir(), 'mockrouter-curl-'));

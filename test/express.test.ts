@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMiddleware, type MockRouterMiddleware } from '../src/express/index.js';
 import { bytesOf, decodeMp3, rms } from './support/audio.js';
 import { auth, listenOnFreePort } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 /** express 5, installed as the alias `express5` (no types of its own: its API is express 4's for what is used here). */
 const express5 = ((await import('express5' as string)) as { default: typeof express4 }).default;
@@ -22,7 +24,6 @@ const EXPRESSES = [
   { name: 'express 5', express: express5 },
 ];
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const INPUT = 'Hello from an express app, mounted on the core.';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,7 +32,7 @@ const speechBody = (input = INPUT, format = 'mp3') => JSON.stringify({ model: TT
 
 /** POSTs a speech request to `base` (an API base, `.../api/v1`). */
 function speech(base: string, headers: Record<string, string> = {}, body = speechBody()): Promise<Response> {
-  return fetch(`${base}/audio/speech`, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json', ...headers }, body });
+  return postSpeech(base, body, { ...auth(), ...headers });
 }
 
 /** Reads a body to its end: its byte count, and the error that ended it early, if any. */

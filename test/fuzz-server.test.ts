@@ -20,8 +20,10 @@ import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
 import { PROPERTY_TIMEOUT_MS, RAW_RUNS, SEED } from './support/fuzz/settings.js';
 import { fuzzMode, type FuzzInstance } from './support/fuzz/suite.js';
 import { httpTransport } from './support/fuzz/transports.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS_BODY = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi', voice: 'alloy' });
+const TTS_BODY = JSON.stringify({ model: TTS, input: 'Hi', voice: 'alloy' });
 
 /** A standalone server on a free port, reached through {@link httpTransport}. */
 async function serve(keys?: readonly FuzzKey[]): Promise<FuzzInstance & { server: RunningServer }> {
@@ -66,7 +68,7 @@ describe('fuzz (server)', () => {
     const model = await fetch(`${server().baseUrl}/model/openai/gpt-4o`, { headers: { Authorization: 'Bearer sk-after' }, signal: AbortSignal.timeout(5_000) });
     expect(model.status).toBe(200);
     expect((await model.json()).data.id).toBe('openai/gpt-4o');
-    const speech = await fetch(`${server().baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-after', 'Content-Type': 'application/json' }, body: TTS_BODY, signal: AbortSignal.timeout(5_000) });
+    const speech = await postSpeech(server().baseUrl, TTS_BODY, { Authorization: 'Bearer sk-after' }, { signal: AbortSignal.timeout(5_000) });
     expect(speech.status).toBe(200);
     expect((await speech.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const journal = await fetch(`${server().url}/__mock/requests`, { signal: AbortSignal.timeout(5_000) });

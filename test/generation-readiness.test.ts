@@ -16,8 +16,9 @@ import type { Gateway } from '../src/core/gateway/gateway.js';
 import { auth, serverMode } from './support/modes.js';
 import { adminOrigin } from './support/stateful.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const START = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
@@ -94,11 +95,7 @@ describe('generation readiness, in-process under fake timers', () => {
 });
 
 async function speech(baseUrl: string, input: string, model = TTS, voice = 'alloy'): Promise<{ status: number; id: string }> {
-  const res = await fetch(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { ...auth(), 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model, input, voice }),
-  });
+  const res = await postSpeech(baseUrl, { model, input, voice }, auth());
   await res.arrayBuffer();
   return { status: res.status, id: res.headers.get('x-generation-id') ?? '' };
 }
@@ -132,13 +129,7 @@ describe("generationDelayMs: 'realistic'", () => {
     const mock = createMockRouter({ seed, clock: '2026-01-01T00:00:00Z', generationDelayMs: 'realistic' });
     const out: number[] = [];
     for (const input of ['One.', 'Two words.', 'Three words here.', 'Four.', 'Five, five.']) {
-      const res = await mock.gateway.handle({
-        method: 'POST',
-        path: '/api/v1/audio/speech',
-        query: '',
-        headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-        body: new TextEncoder().encode(JSON.stringify({ model: TTS, input, voice: 'alloy' })),
-      });
+      const res = await mock.gateway.handle(coreSpeechRequest({ model: TTS, input, voice: 'alloy' }, { authorization: 'Bearer sk-test', 'content-type': 'application/json' }));
       expect(res.status).toBe(200);
       out.push(await measureDelay(mock.gateway, res.headers['X-Generation-Id']!));
     }
@@ -158,13 +149,7 @@ describe("generationDelayMs: 'realistic'", () => {
 
   it('a fixed delay is exact', async () => {
     const mock = createMockRouter({ clock: '2026-01-01T00:00:00Z', generationDelayMs: 1234 });
-    const res = await mock.gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ model: TTS, input: 'Exact.', voice: 'alloy' })),
-    });
+    const res = await mock.gateway.handle(coreSpeechRequest({ model: TTS, input: 'Exact.', voice: 'alloy' }, { authorization: 'Bearer sk-test', 'content-type': 'application/json' }));
     expect(await measureDelay(mock.gateway, res.headers['X-Generation-Id']!)).toBe(1234);
   });
 

@@ -26,8 +26,9 @@ import { MAX_YAML_ALIASED_NODES, MAX_YAML_ANCHORS, MAX_YAML_TOKENS } from '../sr
 import { MAX_USER_FILE_BYTES } from '../src/node-platform/read-user-file.js';
 import { MAX_RECORDING_BYTES, MAX_RECORDINGS_TOTAL_BYTES } from '../src/node-platform/recorded-audio.js';
 import { startServer } from '../src/server/index.js';
+import { postSpeech } from './support/speech-request.js';
+import { CLI_BIN } from './support/cli.js';
 
-const BIN = new URL('../bin/mockrouter.js', import.meta.url).pathname;
 const temp = realpathSync(mkdtempSync(join(tmpdir(), 'mockrouter-hostile-')));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -56,7 +57,7 @@ interface CliRun {
  * ends at its exit, or at its ready line (then killed: it started, which is what a refusal must prevent).
  */
 async function runCli(args: string[], { heapMb = 128, env = {} }: { heapMb?: number; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...process.env } });
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, CLI_BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ...process.env } });
   let stderr = '';
   let listening = false;
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -219,7 +220,7 @@ describe('2. a folder is a boundary: links that lead out of it are refused, thei
     symlinkSync(dir, link);
     const server = await startServer({ port: 0, fixtures: link });
     try {
-      const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-a', 'Content-Type': 'application/json' }, body: JSON.stringify(request) });
+      const res = await postSpeech(server.baseUrl, request, { Authorization: 'Bearer sk-a' });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('RECORDED');
     } finally {
@@ -274,7 +275,7 @@ describe('5. ids that every object inherits are plain names; __proto__ is refuse
   async function speak(models: string, model: string): Promise<[number, string | null]> {
     const server = await startServer({ port: 0, fixtures: folder({ 'models.json': models }) });
     try {
-      const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-a', 'Content-Type': 'application/json' }, body: JSON.stringify({ model, input: 'Hi.', voice: voiceOf(speechModel), response_format: 'mp3' }) });
+      const res = await postSpeech(server.baseUrl, { model, input: 'Hi.', voice: voiceOf(speechModel), response_format: 'mp3' }, { Authorization: 'Bearer sk-a' });
       await res.arrayBuffer();
       return [res.status, res.headers.get('content-type')];
     } finally {

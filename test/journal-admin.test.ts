@@ -12,9 +12,10 @@ import { auth } from './support/modes.js';
 import { adminFetch } from './support/admin.js';
 import { rawHttp } from './support/raw-http.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SECRET = 'sk-or-v1-journal-secret-0123456789abcdef';
 const FIXTURE_GENERATION = 'gen-1773480413-MockrouterFixture001';
 const BUILTINS = [
@@ -29,11 +30,7 @@ type Op = 'speech' | 'model' | 'generation';
 function request(base: string, op: Op, headers: Record<string, string> = {}): Promise<Response> {
   const all = { ...auth(), ...headers };
   if (op === 'speech') {
-    return fetch(`${base}/audio/speech`, {
-      method: 'POST',
-      headers: { ...all, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: TTS, input: 'Journal me.', voice: 'alloy' }),
-    });
+    return postSpeech(base, { model: TTS, input: 'Journal me.', voice: 'alloy' }, all);
   }
   if (op === 'model') return fetch(`${base}/model/openai/gpt-4o-mini`, { headers: all });
   return fetch(`${base}/generation?id=${FIXTURE_GENERATION}`, { headers: all });

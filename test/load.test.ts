@@ -13,6 +13,7 @@
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSockets, startInstrumented, type InstrumentedServer, type ServerStats } from './support/instrumented.js';
+import { TTS } from './support/speech-model.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 if (!(SECONDS > 0)) throw new Error(`LOAD_SECONDS must be a positive number, got "${process.env.LOAD_SECONDS}"`);
@@ -28,7 +29,6 @@ const SLOW_REQUESTS = SLOW_CONNECTIONS * Math.max(2, Math.floor(SECONDS / 2));
 /** Time the server has to close every socket once the clients are gone. */
 const SETTLE_MS = 2_000;
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const FIXTURE_GENERATION = 'gen-1773480413-MockrouterFixture001';
 const AUTH = { Authorization: 'Bearer sk-load' };
 const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };

@@ -10,6 +10,7 @@ import { createLogger } from '../src/cli/logger.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { rawHttp } from './support/raw-http.js';
+import { TTS } from './support/speech-model.js';
 
 describe('request log, pretty (terminal) mode', () => {
   it('names the scenario rule and the generation id when there are any', async () => {
@@ -65,7 +66,7 @@ describe('request log, bodies that end early', () => {
         rawHttp(`${server.baseUrl}/audio/speech`, {
           method: 'POST',
           headers: { ...auth(), 'content-type': 'application/json', 'x-mock-scenario': scenario },
-          body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Cut me short.', voice: 'alloy', response_format: 'pcm' }),
+          body: JSON.stringify({ model: TTS, input: 'Cut me short.', voice: 'alloy', response_format: 'pcm' }),
         }).then(
           () => 'answered',
           () => 'failed',

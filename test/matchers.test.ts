@@ -23,9 +23,10 @@ import {
   retriesStatus,
   retryChains,
 } from '../src/vitest/index.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const KEY = 'sk-test';
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Hello there.', voice: 'alloy' } as const;
 
 let server: RunningServer;
@@ -64,11 +65,7 @@ async function openaiSpeech(client: OpenAI): Promise<Response | unknown> {
 
 /** One speech call with plain fetch, the body read to the end. */
 async function fetchSpeech(): Promise<number> {
-  const response = await fetch(`${BASE}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(SPEECH),
-  });
+  const response = await postSpeech(BASE, SPEECH, { Authorization: `Bearer ${KEY}` });
   await response.arrayBuffer();
   return response.status;
 }

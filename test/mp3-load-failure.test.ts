@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MP3_RETRY_INTERVAL_MS } from '../src/core/audio/mp3.js';
 import { singleProcessModes, type RunningMode } from './support/modes.js';
 import { envelopeOf, getJson, speech } from './support/stateful.js';
+import { TTS } from './support/speech-model.js';
 
 const REFUSAL = "WebAssembly.instantiate(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not allowed";
 
@@ -20,7 +21,7 @@ const instantiate = WebAssembly.instantiate.bind(WebAssembly);
 vi.spyOn(WebAssembly, 'instantiate').mockImplementation(((...args: Parameters<typeof instantiate>) =>
   encoder.refuse ? Promise.reject(new Error(REFUSAL)) : instantiate(...args)) as typeof instantiate);
 
-const BODY = { model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' };
+const BODY = { model: TTS, input: 'Hello there.', voice: 'alloy' };
 
 describe.each(singleProcessModes)('speech when the MP3 encoder cannot load ($name)', (mode) => {
   let mock: RunningMode;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { rawHttp } from './support/raw-http.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 async function envelope(response: Response): Promise<{ code: number; message: string }> {
   return ((await response.json()) as { error: { code: number; message: string } }).error;
@@ -33,11 +33,7 @@ describe.each(modes)('$name', (mode) => {
   });
 
   it('says speed 1e400 is out of range', async () => {
-    const response = await fetch(`${running.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...auth(), 'Content-Type': 'application/json' },
-      body: `{"model":"${TTS}","input":"Hi","voice":"alloy","speed":1e400}`,
-    });
+    const response = await postSpeech(running.baseUrl, `{"model":"${TTS}","input":"Hi","voice":"alloy","speed":1e400}`, auth());
     expect(response.status).toBe(400);
     expect((await envelope(response)).message).toBe('speed: must be between 0.25 and 4, got Infinity');
   });

@@ -7,8 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInstrumented, type InstrumentedServer } from './support/instrumented.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const FREE_TTS = 'openai/gpt-4o-mini-tts-2025-12-15:free';
+const FREE_TTS = `${TTS}:free`;
 /** Key length, characters: about what the probe used (15 KB bearer keys). */
 const KEY_CHARS = 15 * 1024;
 const KEYS = 6000;
@@ -25,11 +27,7 @@ function longKey(i: number): string {
 
 /** One `:free` speech call with key `i`, read to its end; its status. */
 async function speak(baseUrl: string, i: number): Promise<number> {
-  const response = await fetch(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${longKey(i)}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model: FREE_TTS, input: 'a', voice: 'alloy' }),
-  });
+  const response = await postSpeech(baseUrl, { model: FREE_TTS, input: 'a', voice: 'alloy' }, { Authorization: `Bearer ${longKey(i)}` });
   await response.arrayBuffer();
   return response.status;
 }

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, type RunningMode } from './support/modes.js';
 import { advanceClock, clockNow, envelopeOf, getJson, speech } from './support/stateful.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const FREE = `${TTS}:free`;
 const OTHER_FREE = 'hexgrad/kokoro-82m:free';
 const T0 = Date.parse('2026-01-01T00:00:00Z');

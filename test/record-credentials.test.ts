@@ -13,6 +13,8 @@ import { anyHoldsCredential, holdsCredential } from '../src/recorder/credential-
 import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { killRecordClis, startRecordCli } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream } from './support/raw-upstream.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
@@ -127,8 +129,8 @@ describe('mockrouter record, an upstream echoing the key', () => {
         await response.arrayBuffer();
       }
       for (const input of Object.keys(SPEECH)) {
-        const body = JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input, voice: 'alloy', response_format: 'mp3' });
-        const response = await fetch(`${cli.baseUrl}/audio/speech`, { method: 'POST', headers: auth, body });
+        const body = JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: 'mp3' });
+        const response = await postSpeech(cli.baseUrl, body, auth);
         expect(response.status).toBe(200);
         await response.arrayBuffer();
       }

@@ -17,12 +17,12 @@ import { prettyBytesAt } from '../src/recorder/file-budget.js';
 import { audioFileName } from '../src/recorder/recorder.js';
 import { killRecordClis, startRecordCli, type LogLine } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream, type RawUpstream } from './support/raw-upstream.js';
+import { TTS } from './support/speech-model.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
 
 const AUTH = { Authorization: 'Bearer sk-record-limits-test', 'Content-Type': 'application/json' };
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const fixtures = loadFixtures();
 const template = fixtures.models.find((m) => !m.architecture.output_modalities.includes('speech'))!;
 const model = (id: string) => ({ ...template, id, canonical_slug: id, links: { details: `/api/v1/models/${id}/endpoints` } });

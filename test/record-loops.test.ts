@@ -5,10 +5,10 @@
  * own come back, or another recorder's in a chain).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/free-port.js';
 import { killRecordClis, runRecordCli, startRecordCli } from './support/record-cli.js';
 
 // A recorder a failed test left running stops with the file.
@@ -23,15 +23,6 @@ function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-loop-'));
   folders.push(dir);
   return dir;
-}
-
-/** A TCP port free a moment ago (listened on, then closed). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('mockrouter record, an upstream that leads back to the recorder', () => {

@@ -15,13 +15,13 @@ import { createGateway } from '../src/node-platform/create-gateway.js';
 import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { startRecorder } from '../src/recorder/index.js';
 import { jsonAnswer, rawAnswer, startRawUpstream } from './support/raw-upstream.js';
+import { TTS } from './support/speech-model.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mockrouter-record-property-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const fixtures = loadFixtures();
 const template = fixtures.models.find((m) => !m.architecture.output_modalities.includes('speech'))!;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 
 /** The forms an upstream echoes a key in. */
 const FORMS = ['plain', 'upper', 'base64', 'base64url', 'hex', 'percent', 'unicode-escaped'] as const;

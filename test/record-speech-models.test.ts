@@ -16,10 +16,11 @@ import type { SpeechModelResponse } from '../src/core/catalog/speech-models.js';
 import { createGateway } from '../src/node-platform/create-gateway.js';
 import { startRecorder } from '../src/recorder/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest } from './support/speech-request.js';
 
 const KEY = 'sk-live-secret-123';
 const AUTH = { Authorization: `Bearer ${KEY}` };
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const MAI = 'microsoft/mai-voice-2';
 
 /** The speech model discovery list of a gateway loaded from the recorded folder `dir` (`--fixtures`). */
@@ -29,8 +30,8 @@ async function servedFrom(dir: string): Promise<{ list: SpeechModelResponse[]; s
   expect(answer.status).toBe(200);
   const list = SpeechModelsListResponseSchema.parse(JSON.parse(typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body as Uint8Array).toString('utf8'))).data as SpeechModelResponse[];
   const speak = async (model: string, voice: string, speed?: number) => {
-    const body = JSON.stringify({ model, input: 'Hello.', voice, response_format: 'mp3', ...(speed === undefined ? {} : { speed }) });
-    const response = await gateway.handle({ method: 'POST', path: '/api/v1/audio/speech', query: '', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: new TextEncoder().encode(body) });
+    const body = { model, input: 'Hello.', voice, response_format: 'mp3', ...(speed === undefined ? {} : { speed }) };
+    const response = await gateway.handle(coreSpeechRequest(body, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }));
     return response.status;
   };
   return { list, speak };

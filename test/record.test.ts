@@ -24,9 +24,10 @@ import { startRecorder, upstreamOf, type RunningRecorder } from '../src/recorder
 import { audioFileName } from '../src/recorder/recorder.js';
 import { RecordedFolder } from '../src/recorder/recorded-folder.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const KEY = 'sk-live-secret-123';
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const AUTH = { Authorization: `Bearer ${KEY}` };
 
 /** Every file under `dir`, recursively. */
@@ -90,7 +91,7 @@ describe('mockrouter record', () => {
 
   it('streams speech through (chunked, whole) and its generation lookup', async () => {
     for (const format of ['mp3', 'pcm'] as const) {
-      const response = await fetch(`${recorder.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(speechBody(format)) });
+      const response = await postSpeech(recorder.baseUrl, speechBody(format), AUTH);
       expect(response.status).toBe(200);
       const transferEncoding = response.headers.get('transfer-encoding');
       const generationId = response.headers.get('x-generation-id');
@@ -99,7 +100,7 @@ describe('mockrouter record', () => {
       expect(transferEncoding).toBe('chunked');
       expect(generationId).toMatch(/^gen-tts-\d{10}-[A-Za-z0-9]{20}$/);
       // The same request straight to the upstream (same seed): the same bytes and type.
-      const direct = await seen(await fetch(`${upstream.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(speechBody(format)) }));
+      const direct = await seen(await postSpeech(upstream.baseUrl, speechBody(format), AUTH));
       expect(contentType).toBe(direct.contentType);
       expect(body.equals(direct.body)).toBe(true);
     }
@@ -113,7 +114,7 @@ describe('mockrouter record', () => {
 
   it('does not record an answer the upstream cut short', async () => {
     const cut = { ...speechBody('mp3'), input: 'Cut in the middle.' };
-    const response = await fetch(`${recorder.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Scenario': 'record-cut' }, body: JSON.stringify(cut) });
+    const response = await postSpeech(recorder.baseUrl, cut, { ...AUTH, 'X-Mock-Scenario': 'record-cut' });
     expect(response.status).toBe(200);
     await expect(response.arrayBuffer()).rejects.toThrow();
     const deadline = Date.now() + 20_000;
@@ -122,8 +123,8 @@ describe('mockrouter record', () => {
   });
 
   it('passes error answers through, Retry-After included', async () => {
-    const direct = await fetch(`${upstream.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Status': '429' }, body: JSON.stringify(speechBody('mp3')) });
-    const through = await fetch(`${recorder.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Status': '429' }, body: JSON.stringify(speechBody('mp3')) });
+    const direct = await postSpeech(upstream.baseUrl, speechBody('mp3'), { ...AUTH, 'X-Mock-Status': '429' });
+    const through = await postSpeech(recorder.baseUrl, speechBody('mp3'), { ...AUTH, 'X-Mock-Status': '429' });
     expect(through.status).toBe(429);
     expect(through.headers.get('retry-after')).toBe(direct.headers.get('retry-after'));
     expect(through.headers.get('retry-after')).not.toBeNull();
@@ -192,7 +193,7 @@ describe('mockrouter record', () => {
     const replay = await startServer({ port: 0, seed: 2, keys: [KEY], fixtures: out });
     try {
       for (const format of ['mp3', 'pcm'] as const) {
-        const answer = await seen(await fetch(`${replay.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(speechBody(format)) }));
+        const answer = await seen(await postSpeech(replay.baseUrl, speechBody(format), AUTH));
         expect(answer.status).toBe(200);
         expect(answer.contentType).toBe(received[format]!.contentType);
         expect(answer.body.equals(received[format]!.body)).toBe(true);
@@ -408,16 +409,12 @@ describe('mockrouter record, killed mid-answer', () => {
     expect(lookup.status).toBe(200);
     await lookup.arrayBuffer();
     const speech = { model: TTS, input: 'Before the crash.', voice: 'nova', response_format: 'mp3' };
-    const fast = await fetch(`${base}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(speech) });
+    const fast = await postSpeech(base, speech, AUTH);
     const fastBytes = Buffer.from(await fast.arrayBuffer());
     await outputWhere((text) => text.includes('audio ') && text.includes(`model ${TTS}`));
 
     // A slow answer: the first chunk arrives, then the recorder dies before the upstream finishes.
-    const slow = await fetch(`${base}/audio/speech`, {
-      method: 'POST',
-      headers: { ...AUTH, 'Content-Type': 'application/json', 'X-Mock-Scenario': 'record-slow-audio' },
-      body: JSON.stringify({ ...speech, input: 'A long answer that is cut by a crash of the recorder.', response_format: 'pcm' }),
-    });
+    const slow = await postSpeech(base, { ...speech, input: 'A long answer that is cut by a crash of the recorder.', response_format: 'pcm' }, { ...AUTH, 'X-Mock-Scenario': 'record-slow-audio' });
     expect(slow.headers.get('transfer-encoding')).toBe('chunked');
     const reader = slow.body!.getReader();
     const first = await reader.read();

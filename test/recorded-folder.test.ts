@@ -15,6 +15,8 @@ import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { loadRecordings } from '../src/node-platform/recorded-audio.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { savedCatalog } from './support/saved-catalog.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const COUNT = 500;
 const saved = savedCatalog(COUNT);
@@ -40,7 +42,7 @@ async function get(server: RunningServer, path: string): Promise<{ status: numbe
   return { status: res.status, body: await res.json() };
 }
 async function speak(server: RunningServer, body: unknown): Promise<{ res: Response; bytes: Uint8Array }> {
-  const res = await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await postSpeech(server.baseUrl, body, { Authorization: KEY });
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
@@ -137,7 +139,7 @@ describe('a saved real catalog (the answer of GET /models?output_modalities=all)
 
 describe('a recorded folder (audio/index.json)', () => {
   const recordedBytes = new Uint8Array(3000).map((_, i) => (i * 7919 + 13) % 256);
-  const model = 'openai/gpt-4o-mini-tts-2025-12-15';
+  const model = TTS;
   const request = { model, input: 'Recorded words.', voice: 'alloy', response_format: 'mp3' as const };
   const uncataloged = { model: 'someone/not-in-the-catalog', input: 'Recorded too.', voice: 'v1', response_format: 'pcm' as const, speed: 1.5, provider: { options: { b: { y: 1, x: 2 }, a: 1 } } };
   const pcm = new Uint8Array(4800).fill(9);

@@ -13,6 +13,9 @@
  *   against the upstream (exit 0), without a key (exit 2) and against a stand-in that renames a field (exit 1, the
  *   difference printed).
  *
+ * Where bash or curl (or jq, for the `run` steps) is missing, these tests are skipped with a line locally and fail
+ * under CI (`describeWithCommands` of `test/support/required-tool.ts`).
+ *
  * @module
  */
 import { once } from 'node:events';
@@ -23,19 +26,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { missingCommand, runProgram } from './support/programs.js';
+import { runProgram } from './support/programs.js';
+import { describeWithCommands } from './support/required-tool.js';
 import { startServer } from '../src/server/index.js';
+import { TTS } from './support/speech-model.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
 const read = (relative: string): string => readFileSync(path(relative), 'utf8');
 const MOCKROUTER = `node ${path('bin/mockrouter.js')}`;
-const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** The "real key" of the sessions: no file written may hold it. */
 const KEY = 'sk-or-v1-recording-example-secret-0123456789';
 
-const NO_SHELL = missingCommand('bash') ?? missingCommand('curl');
-const NO_JQ = missingCommand('jq');
 
 /** `runProgram` (`test/support/programs.ts`) with this file's bound. */
 const run = (file: string, args: string[], env: Record<string, string | undefined>, cwd?: string) => runProgram(file, args, env, cwd, 60_000);
@@ -48,7 +50,7 @@ function filesOf(dir: string): string[] {
     .sort();
 }
 
-describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test.ts${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, () => {
+describeWithCommands('examples/recording/*.sh and replay.test.ts', ['bash', 'curl'], () => {
   let upstream: Awaited<ReturnType<typeof startServer>>;
   let tmp: string;
   beforeAll(async () => {
@@ -65,20 +67,20 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test
     const env = { OPENROUTER_API_KEY: KEY, UPSTREAM: upstream.url, OUT: out, PORT: '0', MOCKROUTER };
     const session = await run('bash', [path('examples/recording/record-session.sh')], env);
     expect({ code: session.code, stderr: session.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(session.stdout).toMatch(new RegExp(`^recorded: ${MODEL}, \\d+ bytes of mp3, gen-tts-\\d{10}-[A-Za-z0-9]{20}\\n`));
+    expect(session.stdout).toMatch(new RegExp(`^recorded: ${TTS}, \\d+ bytes of mp3, gen-tts-\\d{10}-[A-Za-z0-9]{20}\\n`));
     const audio = filesOf(out).filter((f) => f.endsWith('.mp3'));
     expect(filesOf(out)).toEqual([...audio, 'audio/index.json', 'generations.json', 'models.json']);
     expect(audio).toHaveLength(1);
     expect(session.stdout).toContain(`written to ${out}:\n./${audio[0]}\n./audio/index.json\n./generations.json\n./models.json\n`);
     const ids = (): string[] => (JSON.parse(readFileSync(join(out, 'models.json'), 'utf8')) as { models: { id: string }[] }).models.map((m) => m.id);
-    expect(ids()).toEqual([MODEL]);
+    expect(ids()).toEqual([TTS]);
 
     // The app's own command, with OPENROUTER_BASE_URL pointed at the recorder: added to the folder.
     const app = 'curl -sSf -H "Authorization: Bearer $OPENROUTER_API_KEY" "$OPENROUTER_BASE_URL/models?output_modalities=speech" -o /dev/null';
     const second = await run('bash', [path('examples/recording/record-session.sh'), 'bash', '-c', app], env);
     expect({ code: second.code, stderr: second.stderr }).toEqual({ code: 0, stderr: '' });
     expect(ids().length).toBeGreaterThan(3);
-    expect(ids()).toContain(MODEL);
+    expect(ids()).toContain(TTS);
 
     // Neither the key nor an Authorization header is on disk.
     for (const file of filesOf(out)) {
@@ -111,9 +113,9 @@ describe.skipIf(NO_SHELL !== undefined)(`examples/recording/*.sh and replay.test
 
     const served = await startServer({ port: 0, fixtures: out });
     try {
-      const model = await fetch(`${served.baseUrl}/model/${MODEL}`, { headers: { Authorization: 'Bearer sk-test' } });
+      const model = await fetch(`${served.baseUrl}/model/${TTS}`, { headers: { Authorization: 'Bearer sk-test' } });
       expect(model.status).toBe(200);
-      expect(((await model.json()) as { data: { id: string } }).data.id).toBe(MODEL);
+      expect(((await model.json()) as { data: { id: string } }).data.id).toBe(TTS);
     } finally {
       await served.close();
     }
@@ -150,7 +152,7 @@ describe('examples/recording/verify.yml', () => {
     expect(steps.findIndex((s) => s.run?.startsWith('npm ci'))).toBeLessThan(steps.indexOf(verifyStep));
   });
 
-  describe.skipIf(NO_SHELL !== undefined || NO_JQ !== undefined)(`its run steps, with bash${NO_SHELL ?? NO_JQ ? ` (skipped: ${NO_SHELL ?? NO_JQ})` : ''}`, () => {
+  describeWithCommands('its run steps, with bash', ['bash', 'jq'], () => {
     let upstream: Awaited<ReturnType<typeof startServer>>;
     let standIn: Server;
     let standInUrl: string;

@@ -11,8 +11,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis, startRedisServer } from './support/redis.js';
-import { freePort, spawnReplica, startDelayProxy, waitFor, type ReplicaProcess } from './support/replica-faults.js';
+import { spawnReplica, startDelayProxy, waitFor, type ReplicaProcess } from './support/replica-faults.js';
+import { postSpeech } from './support/speech-request.js';
 
 /** A speech model with a price unlike the others (as in `test/credits.test.ts`). */
 const MODEL = 'x-ai/grok-voice-tts-1.0';
@@ -59,11 +61,7 @@ function fetchBounded(url: string, init: RequestInit = {}): Promise<Response> {
 
 /** `POST <baseUrl>/audio/speech` of {@link INPUT} with `key`: status, generation id and body (bytes read whole). */
 async function speech(baseUrl: string, key = KEY): Promise<{ status: number; id: string | null; body: Buffer }> {
-  const res = await fetchBounded(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, input: INPUT, voice: VOICE }),
-  });
+  const res = await postSpeech(baseUrl, { model: MODEL, input: INPUT, voice: VOICE }, { Authorization: `Bearer ${key}` }, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
   return { status: res.status, id: res.headers.get('x-generation-id'), body: Buffer.from(await res.arrayBuffer()) };
 }
 

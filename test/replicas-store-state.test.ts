@@ -24,9 +24,10 @@ import { createRedisStore } from '../src/node-platform/redis-store/redis-store.j
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from './support/redis.js';
 import { waitFor } from './support/replica-faults.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
 
-const MODEL = 'openai/gpt-4o-mini-tts-2025-12-15';
-const FREE_MODEL = `${MODEL}:free`;
+const FREE_MODEL = `${TTS}:free`;
 /** Upper bound for one request's answer (the store's 2 s command timeout, on a busy machine). */
 const ANSWER_WITHIN_MS = 10_000;
 /** Upper bound for answers to come back once a killed store is restarted. */
@@ -67,12 +68,8 @@ function fetchBounded(url: string, init: RequestInit = {}): Promise<Response> {
 }
 
 /** `POST /audio/speech` of `input` with `key`: status and the body's bytes. */
-async function speech(baseUrl: string, input: string, key = 'sk-a', model = MODEL): Promise<{ status: number; body: Buffer }> {
-  const res = await fetchBounded(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model, input, voice: 'alloy', response_format: 'pcm' }),
-  });
+async function speech(baseUrl: string, input: string, key = 'sk-a', model = TTS): Promise<{ status: number; body: Buffer }> {
+  const res = await postSpeech(baseUrl, { model, input, voice: 'alloy', response_format: 'pcm' }, { Authorization: `Bearer ${key}` }, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -211,13 +208,7 @@ describeWithRedis('per-key state in a store: deleted by a reset, bounded as in m
         Array.from({ length: 16 }, async () => {
           while (next < KEYS) {
             const i = next++;
-            const response = await gateway.handle({
-              method: 'POST',
-              path: '/api/v1/audio/speech',
-              query: '',
-              headers: { authorization: `Bearer sk-measure-${i}`, 'content-type': 'application/json' },
-              body: new TextEncoder().encode(JSON.stringify({ model: MODEL, input: 'a', voice: 'alloy', response_format: 'pcm' })),
-            });
+            const response = await gateway.handle(coreSpeechRequest({ model: TTS, input: 'a', voice: 'alloy', response_format: 'pcm' }, { authorization: `Bearer sk-measure-${i}`, 'content-type': 'application/json' }));
             const body = response.body;
             if (body !== null && typeof body === 'object' && Symbol.asyncIterator in body) for await (const chunk of body as AsyncIterable<Uint8Array>) void chunk;
             response.onDone?.();

@@ -8,32 +8,28 @@
  *   replicas each with its own `--replica-id` and the same store, nginx round-robin over the three; in Kubernetes a
  *   Valkey Deployment and Service, a Deployment of 3 whose `--replica-id` is the pod name (downward API
  *   `POD_NAME`), ready on `/__mock/health`, and a Service that selects it.
- * - `start-replicas.sh` runs with bash and curl against a throwaway `redis-server` (`test/support/redis.ts`).
+ * - `start-replicas.sh` runs with bash and curl against a throwaway `redis-server` (`test/support/redis.ts`);
+ *   like `redis-server`, a missing bash or curl skips it with a line locally and fails it under CI.
  * - `workers.sh`'s command runs (`--workers 2`, the store swapped for the throwaway one and port 0).
  * - `store-unavailable.json` is what a replica answers once its store is killed, and answers resume when it is back.
  *
  * @module
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startServer } from '../src/server/index.js';
+import { freePort } from './support/free-port.js';
 import { describeWithRedis } from './support/redis.js';
+import { describeWithCommands } from './support/required-tool.js';
 
 const ROOT = new URL('../', import.meta.url);
 const path = (relative: string): string => new URL(relative, ROOT).pathname;
 const read = (relative: string): string => readFileSync(path(relative), 'utf8');
-
-/** Why `command` cannot run here (not installed), or `undefined`. */
-function missing(command: string): string | undefined {
-  const probe = spawnSync(command, ['--version'], { stdio: 'ignore' });
-  return probe.error === undefined && probe.status === 0 ? undefined : `${command} is not installed`;
-}
-const NO_SHELL = missing('bash') ?? missing('curl');
 
 /** Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens). */
 async function refused(port: number): Promise<boolean> {
@@ -56,10 +52,7 @@ async function bindable(port: number): Promise<boolean> {
 /** A port `p` such that `p`, `p + 1` and `p + 2` are free now (start-replicas.sh takes three in a row). */
 async function threeFreePorts(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await freePort();
     if (port < 65_530 && (await bindable(port)) && (await bindable(port + 1)) && (await bindable(port + 2))) return port;
   }
   throw new Error('no three consecutive free ports found');
@@ -168,29 +161,31 @@ describe('examples/scale-out/kubernetes.yaml', () => {
 });
 
 describeWithRedis('examples/scale-out on a throwaway redis-server', (redis) => {
-  it.skipIf(NO_SHELL !== undefined)(`start-replicas.sh: three replicas are one gateway, and all stop${NO_SHELL ? ` (skipped: ${NO_SHELL})` : ''}`, async () => {
-    const base = await threeFreePorts();
-    const env = { ...process.env, STORE: redis.url, BASE_PORT: String(base), MOCKROUTER: `node ${path('bin/mockrouter.js')}` };
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('bash', [path('examples/scale-out/start-replicas.sh')], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+  describeWithCommands('start-replicas.sh', ['bash', 'curl'], () => {
+    it('three replicas are one gateway, and all stop', async () => {
+      const base = await threeFreePorts();
+      const env = { ...process.env, STORE: redis.url, BASE_PORT: String(base), MOCKROUTER: `node ${path('bin/mockrouter.js')}` };
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile('bash', [path('examples/scale-out/start-replicas.sh')], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+        });
       });
-    });
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(
-      new RegExp(
-        [
-          '^replica-1 spoke: (gen-tts-\\d{10}-[A-Za-z0-9]{20})',
-          'replica-2 found it: \\1 \\(cost ([0-9.e-]+) USD\\)',
-          'replica-3 counts it: usage \\2 USD of 1',
-          '#1 speech 200 by replica-1',
-          '#2 generation 200 by replica-2',
-          '#3 key 200 by replica-3\n$',
-        ].join('\n'),
-      ),
-    );
-    for (const port of [base, base + 1, base + 2]) expect(await refused(port), `port ${port} is free again`).toBe(true);
-  }, 90_000);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(
+        new RegExp(
+          [
+            '^replica-1 spoke: (gen-tts-\\d{10}-[A-Za-z0-9]{20})',
+            'replica-2 found it: \\1 \\(cost ([0-9.e-]+) USD\\)',
+            'replica-3 counts it: usage \\2 USD of 1',
+            '#1 speech 200 by replica-1',
+            '#2 generation 200 by replica-2',
+            '#3 key 200 by replica-3\n$',
+          ].join('\n'),
+        ),
+      );
+      for (const port of [base, base + 1, base + 2]) expect(await refused(port), `port ${port} is free again`).toBe(true);
+    }, 90_000);
+  });
 
   it("workers.sh: its command starts two workers on one port, sharing the store, and SIGTERM stops them", async () => {
     const line = read('examples/scale-out/workers.sh').split('\n').find((l) => l.startsWith('npx mockrouter'))!;

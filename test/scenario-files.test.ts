@@ -22,6 +22,8 @@ import { createMockRouter, ScenarioError } from '../src/index.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 const temp = mkdtempSync(join(tmpdir(), 'mockrouter-scenarios-'));
@@ -102,11 +104,7 @@ describe('user scenario folders', () => {
       expect(scenarios.find((s) => s.name === 'user-yaml')).toEqual({ name: 'user-yaml', description: 'OpenAI model lookups are unavailable.', rules: 1, source: join(dir, 'down.yaml') });
       expect(scenarios.find((s) => s.name === 'user-json')).toEqual({ name: 'user-json', description: 'A teapot for generation lookups.', rules: 1, source: join(dir, 'teapot.json') });
       expect(scenarios.find((s) => s.name === 'user-yml')).toMatchObject({ description: null, source: join(dir, 'credits.yml') });
-      const res = await fetch(`${server.baseUrl}/audio/speech`, {
-        method: 'POST',
-        headers: { ...auth(), 'Content-Type': 'application/json', 'X-Mock-Scenario': 'user-yml' },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'x', voice: 'alloy' }),
-      });
+      const res = await postSpeech(server.baseUrl, { model: TTS, input: 'x', voice: 'alloy' }, { ...auth(), 'X-Mock-Scenario': 'user-yml' });
       expect(res.status).toBe(402);
       expect(res.headers.get('x-mock-applied')).toBe('user-yml/rule-1');
     } finally {

@@ -10,8 +10,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_DEFAULTS } from '../src/core/base/error-envelope.js';
 import { modes, modeTitle, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEY = 'sk-clients';
 /** The statuses the gateway documents for `createAudioSpeech` (`docs/behaviour.md`, "Error envelope"). */
 const DOCUMENTED = [400, 401, 402, 404, 429, 500, 502, 503, 524, 529];

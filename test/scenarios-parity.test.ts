@@ -8,16 +8,16 @@
  * are still written relative to that clock (`<now+60s>`) so a difference would show.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, auth, modeTitle, MSW_MAJOR, MSW_VERSION, mswMiddlewareMode, type Mode, type RunningMode } from './support/modes.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const NOW_S = Math.floor(NOW / 1000);
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** Short, so `slow-audio` (real-time pacing) stays short. */
 const INPUT = 'Hi.';
 /** A record of `fixtures/generations.json`: always found. */
@@ -103,7 +103,7 @@ async function call(mock: RunningMode, op: Op, headers: Record<string, string>):
   let body: unknown;
   if (contentType.startsWith('application/json')) body = normaliseEnvelope(JSON.parse(Buffer.from(bytes).toString('utf8')));
   else if (contentType.startsWith('text/')) body = Buffer.from(bytes).toString('utf8');
-  else body = error === undefined ? { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') } : { bytes: bytes.byteLength, error: true };
+  else body = error === undefined ? { bytes: bytes.byteLength, sha256: sha256Hex(bytes) } : { bytes: bytes.byteLength, error: true };
   return { outcome: { op, status: res.status, headers: picked, body }, timing: { headersMs, totalMs: performance.now() - started } };
 }
 

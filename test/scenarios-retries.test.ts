@@ -13,8 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockRouter } from '../src/index.js';
 import { MSW_MAJOR, MSW_VERSION } from './support/modes.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const BASE = 'https://openrouter.ai/api/v1';
 
 const mock = createMockRouter({ seed: 21 });

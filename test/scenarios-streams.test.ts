@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, modeTitle, auth, MSW_MAJOR, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4 s of audio: 190 KB of PCM, a dozen 16 KiB chunks. */
 const LONG_INPUT = 'This sentence is long enough to be sent as a dozen chunks, or more.';
 const SHORT_INPUT = 'Hello there, dribbled audio.';
@@ -14,12 +15,7 @@ const SHORT_INPUT = 'Hello there, dribbled audio.';
 const drip = { name: 'drip', rules: [{ match: { operation: 'speech' as const }, audio: { dribble: { chunks: 5, over_ms: 400 } } }] };
 
 function speech(mock: RunningMode, input: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${mock.baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { ...auth(), 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ model: TTS, input, voice: 'alloy' }),
-    ...(signal ? { signal } : {}),
-  });
+  return postSpeech(mock.baseUrl, { model: TTS, input, voice: 'alloy' }, { ...auth(), ...headers }, signal ? { signal } : {});
 }
 
 /** Reads a body to its end or its failure, with each chunk's size and arrival time (ms after the headers). */

@@ -9,8 +9,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modes, type RunningMode } from './support/modes.js';
 import { decodeMp3, pcmToFloat, rms } from './support/audio.js';
+import { TTS } from './support/speech-model.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SENTENCE = 'Hello there, this is a test of the official clients.';
 const GEN_ID = /^gen-tts-\d{10}-[A-Za-z0-9]{20}$/;
 const KEY = 'sk-good';

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeOf } from '../src/core/catalog/speech-models.js';
 import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../src/core/formats/speech-model-schema.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 type Listed = ReturnType<typeof SpeechModelsListResponseSchema.parse>['data'][number];
 
@@ -24,7 +26,7 @@ describe.each(modes)('speech model discovery ($name)', (mode) => {
 
   const get = (path: string, headers: Record<string, string> = auth()) => fetch(`${mock.baseUrl}${path}`, { headers });
   const speech = (body: Record<string, unknown>) =>
-    fetch(`${mock.baseUrl}/audio/speech`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth() }, body: JSON.stringify({ input: 'Hi.', ...body }) });
+    postSpeech(mock.baseUrl, { input: 'Hi.', ...body }, auth());
 
   it('lists every speech model of the catalog, and only those, in the documented shape', async () => {
     const res = await get('/audio/speech/models');
@@ -86,7 +88,6 @@ describe.each(modes)('speech model discovery ($name)', (mode) => {
   });
 
   it('checks the newer request fields, naming each (session_id, instructions, input_references)', async () => {
-    const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
     const refused = async (body: Record<string, unknown>, message: string) => {
       const res = await speech({ model: TTS, voice: 'alloy', ...body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);

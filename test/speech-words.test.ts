@@ -15,7 +15,6 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../src/node-platform/create-gateway.js';
 import type { Gateway } from '../src/core/gateway/gateway.js';
@@ -25,8 +24,10 @@ import { decodeMp3, pcmToFloat, rms } from './support/audio.js';
 import { modes } from './support/modes.js';
 import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js';
 import { describeMissingTool } from './support/required-tool.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KOKORO = 'hexgrad/kokoro-82m';
 const VOXTRAL = 'mistralai/voxtral-mini-tts-2603';
 const AUTH = 'Bearer sk-words';
@@ -64,13 +65,8 @@ interface Speech {
 /** A speech request in the core's shape. */
 function speechRequest(body: Speech, headers: Record<string, string> = {}) {
   const json = { model: TTS, voice: 'alloy', response_format: 'pcm', ...body };
-  return {
-    method: 'POST',
-    path: '/api/v1/audio/speech',
-    query: '',
-    headers: { authorization: AUTH, 'content-type': 'application/json', ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) },
-    body: new TextEncoder().encode(JSON.stringify(json)),
-  };
+  const lowercase = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return coreSpeechRequest(json, { authorization: AUTH, 'content-type': 'application/json', ...lowercase });
 }
 
 /** The whole body of a core response. */
@@ -89,8 +85,6 @@ async function say(gateway: Gateway, body: Speech, headers: Record<string, strin
   const response = await gateway.handle(speechRequest(body, headers));
   return { status: response.status, bytes: await bodyOf(response), response };
 }
-
-const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Seconds of audio in `bytes` (PCM: 2 bytes a sample at 24 kHz; MP3 of words: 192-byte frames of 576 samples). */
 const seconds = (bytes: Uint8Array, format: 'pcm' | 'mp3'): number => (format === 'pcm' ? bytes.byteLength / 48_000 : (bytes.byteLength / 192) * 0.024);
@@ -128,7 +122,7 @@ const PINNED: readonly (Speech & { name: string })[] = [
 describe('the committed hashes', () => {
   it('every pinned render equals test/fixtures/words-hashes.json (set WRITE_WORDS_HASHES=1 to write it anew)', async () => {
     const file = new URL('./fixtures/words-hashes.json', import.meta.url);
-    const actual = Object.fromEntries(await Promise.all(PINNED.map(async ({ name, ...body }) => [name, sha((await say(words, body)).bytes)] as const)));
+    const actual = Object.fromEntries(await Promise.all(PINNED.map(async ({ name, ...body }) => [name, sha256Hex((await say(words, body)).bytes)] as const)));
     if (process.env.WRITE_WORDS_HASHES === '1') writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
     expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
   }, 60_000);
@@ -172,7 +166,7 @@ hearing(() => {
 describe('the same request and seed give the same bytes', () => {
   it('in another process', async () => {
     const body = { input: 'Determinism across processes. A second sentence, with a clause.', voice: 'nova', response_format: 'mp3' as const };
-    const here = sha((await say(words, body)).bytes);
+    const here = sha256Hex((await say(words, body)).bytes);
     // The same request in a new Node.js process: a fresh engine, compiled and instantiated there.
     const script = [
       "import { createGateway } from './src/node-platform/create-gateway.ts';",
@@ -198,11 +192,11 @@ describe('the same request and seed give the same bytes', () => {
       const asWords = await say(words, body);
       const asked = await say(tones, body, { 'X-Mock-Speech': 'words' });
       expect(asked.status).toBe(200);
-      expect(sha(asked.bytes)).toBe(sha(asWords.bytes));
+      expect(sha256Hex(asked.bytes)).toBe(sha256Hex(asWords.bytes));
       const asTones = await say(tones, body);
       const back = await say(words, body, { 'x-mock-speech': ' Tones ' });
-      expect(sha(back.bytes)).toBe(sha(asTones.bytes));
-      expect(sha(asTones.bytes)).not.toBe(sha(asWords.bytes));
+      expect(sha256Hex(back.bytes)).toBe(sha256Hex(asTones.bytes));
+      expect(sha256Hex(asTones.bytes)).not.toBe(sha256Hex(asWords.bytes));
     }
   }, 60_000);
 
@@ -213,10 +207,10 @@ describe('the same request and seed give the same bytes', () => {
         for (const format of ['pcm', 'mp3'] as const) {
           const body = { model: TTS, input: `Every mode says the same words in ${format}. Then a second sentence.`, voice: 'ash', response_format: format };
           const expected = await say(words, body);
-          const res = await fetch(`${running.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await postSpeech(running.baseUrl, body, { Authorization: AUTH });
           expect(res.status).toBe(200);
           expect(res.headers.get('content-length')).toBeNull();
-          expect(sha(new Uint8Array(await res.arrayBuffer()))).toBe(sha(expected.bytes));
+          expect(sha256Hex(new Uint8Array(await res.arrayBuffer()))).toBe(sha256Hex(expected.bytes));
         }
         await running.gateway.sync();
         const entries = await running.gateway.sharedJournal.list();
@@ -244,7 +238,7 @@ describe('speed', () => {
   it('is ignored by a model without speed, as for tones', async () => {
     const one = await say(words, { model: VOXTRAL, voice: 'gb_jane_neutral', input, speed: 1 });
     const two = await say(words, { model: VOXTRAL, voice: 'gb_jane_neutral', input, speed: 2 });
-    expect(sha(two.bytes)).toBe(sha(one.bytes));
+    expect(sha256Hex(two.bytes)).toBe(sha256Hex(one.bytes));
   }, 60_000);
 });
 
@@ -283,7 +277,7 @@ describe('odd input', () => {
       expect(seconds(first.bytes, format)).toBeGreaterThan(0.09);
       expect(await loudness(first.bytes, format)).toBeGreaterThan(0.005);
       const again = await say(createGateway({ speech: 'words', seed: 7 }), { input, response_format: format });
-      expect(sha(again.bytes)).toBe(sha(first.bytes));
+      expect(sha256Hex(again.bytes)).toBe(sha256Hex(first.bytes));
     }
   }, 60_000);
 
@@ -311,13 +305,13 @@ describe('with the rest of the simulator', () => {
     const running = await modes.find((mode) => mode.name === 'server')!.start({ speech: 'words', seed: 3 });
     try {
       const body = { model: TTS, input: 'Render me again from the journal.', voice: 'verse', response_format: 'mp3' };
-      const res = await fetch(`${running.baseUrl}/audio/speech`, { method: 'POST', headers: { Authorization: AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await postSpeech(running.baseUrl, body, { Authorization: AUTH });
       const bytes = new Uint8Array(await res.arrayBuffer());
       const seq = running.gateway.journal.last()!.seq;
       const again = await fetch(`${running.adminUrl}/__mock/requests/${seq}/audio`);
       expect(again.status).toBe(200);
       expect(again.headers.get('content-type')).toBe('audio/mpeg');
-      expect(sha(new Uint8Array(await again.arrayBuffer()))).toBe(sha(bytes));
+      expect(sha256Hex(new Uint8Array(await again.arrayBuffer()))).toBe(sha256Hex(bytes));
     } finally {
       await running.stop();
     }
@@ -330,7 +324,7 @@ describe('with the rest of the simulator', () => {
     const hits = contextOf(gateway).audio.stats().hits;
     const second = await say(gateway, body);
     expect(contextOf(gateway).audio.stats().hits).toBe(hits + 1);
-    expect(sha(second.bytes)).toBe(sha(first.bytes));
+    expect(sha256Hex(second.bytes)).toBe(sha256Hex(first.bytes));
   }, 60_000);
 
   it('truncated-audio cuts words after exactly half of the whole answer', async () => {
@@ -346,7 +340,7 @@ describe('with the rest of the simulator', () => {
     ).rejects.toThrow(/audio cut after/);
     const sent = Buffer.concat(got);
     expect(sent.byteLength).toBe(Math.floor(whole.byteLength * 0.5));
-    expect(sha(sent)).toBe(sha(whole.subarray(0, sent.byteLength)));
+    expect(sha256Hex(sent)).toBe(sha256Hex(whole.subarray(0, sent.byteLength)));
   }, 60_000);
 
   it('generation records do not depend on the mode', async () => {

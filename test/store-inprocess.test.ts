@@ -11,8 +11,9 @@ import { createMiddleware } from '../src/express/index.js';
 import type { CoreRequest } from '../src/core/base/types.js';
 import { Redis } from 'ioredis';
 import { describeWithRedis } from './support/redis.js';
+import { TTS } from './support/speech-model.js';
+import { coreSpeechRequest } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const KEYS = [{ key: 'sk-shared', credits: 0.01 }];
 
 function keyRequest(): CoreRequest {
@@ -20,13 +21,7 @@ function keyRequest(): CoreRequest {
 }
 
 function speechRequest(input: string): CoreRequest {
-  return {
-    method: 'POST',
-    path: '/api/v1/audio/speech',
-    query: '',
-    headers: { authorization: 'Bearer sk-shared', 'content-type': 'application/json' },
-    body: new TextEncoder().encode(JSON.stringify({ model: TTS, input, voice: 'alloy' })),
-  };
+  return coreSpeechRequest({ model: TTS, input, voice: 'alloy' }, { authorization: 'Bearer sk-shared', 'content-type': 'application/json' });
 }
 
 /** The JSON body of a one-piece answer. */

@@ -4,18 +4,17 @@
  * stops it, and the streamed bytes equal the whole render's and the cached answer's. These assert order and
  * bytes, not wall-clock times (the times are in `npm run bench`).
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudioRenderer } from '../src/core/audio/renderer.js';
 import { loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { contextOf } from './support/gateway-context.js';
 import { auth, singleProcessModes, type RunningMode } from './support/modes.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 /** About 4,000 characters: four and a half minutes of speech. */
 const LONG = 'The quick brown fox jumps over the lazy dog, again and again. '.repeat(64).trim();
-
-const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
   let mock: RunningMode;
@@ -26,11 +25,7 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
   afterAll(() => mock.stop());
 
   const speech = (input: string, format: 'mp3' | 'pcm', voice = 'alloy') =>
-    fetch(`${mock.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth() },
-      body: JSON.stringify({ model: TTS, input, voice, response_format: format }),
-    });
+    postSpeech(mock.baseUrl, { model: TTS, input, voice, response_format: format }, auth());
   const stats = () => contextOf(mock.gateway).audio.stats();
 
   it('the first chunk of a long MP3 arrives before a tenth of it is rendered', async () => {
@@ -72,12 +67,7 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
     const input = `${LONG} Cancelled.`;
     const controller = new AbortController();
     const before = stats();
-    const res = await fetch(`${mock.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth() },
-      body: JSON.stringify({ model: TTS, input, voice: 'echo', response_format: 'mp3' }),
-      signal: controller.signal,
-    });
+    const res = await postSpeech(mock.baseUrl, { model: TTS, input, voice: 'echo', response_format: 'mp3' }, auth(), { signal: controller.signal });
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();
@@ -98,7 +88,7 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
     const before = stats().streamedBytes;
     const [a, b] = await Promise.all([speech(input, 'mp3', 'fable'), speech(input, 'mp3', 'fable')]);
     const [bytesA, bytesB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
-    expect(sha(new Uint8Array(bytesB))).toBe(sha(new Uint8Array(bytesA)));
+    expect(sha256Hex(new Uint8Array(bytesB))).toBe(sha256Hex(new Uint8Array(bytesA)));
     expect(stats().streamedBytes - before).toBe(bytesA.byteLength);
     expect(stats().entries).toBeGreaterThan(0);
   });
@@ -110,8 +100,8 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
       const cached = new Uint8Array(await (await speech(input, format, 'shimmer')).arrayBuffer());
       // A renderer of its own, so this is a fresh whole render, not the gateway's cached stream.
       const whole = createAudioRenderer().render({ input, voice: 'shimmer', speed: 1, seed: 11, format });
-      expect(sha(cached)).toBe(sha(streamed));
-      expect(sha(whole.bytes)).toBe(sha(streamed));
+      expect(sha256Hex(cached)).toBe(sha256Hex(streamed));
+      expect(sha256Hex(whole.bytes)).toBe(sha256Hex(streamed));
       expect(streamed.byteLength).toBe(whole.bytes.byteLength);
     }
   });

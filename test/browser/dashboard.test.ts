@@ -22,9 +22,10 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
+import { TTS } from '../support/speech-model.js';
+import { postSpeech } from '../support/speech-request.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const START = '2026-01-01T00:00:00Z';
 const TIMEOUT = 60_000;
 
@@ -66,11 +67,7 @@ describeWithBrowser('dashboard', () => {
 
   /** A speech call from outside the page; the body is read to its end (or its cut). */
   async function speech(format: 'pcm' | 'mp3', headers: Record<string, string> = {}, input = 'The dashboard shows this answer.') {
-    const response = await fetch(`${server.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...key, ...headers },
-      body: JSON.stringify({ model: TTS, input, voice: 'alloy', response_format: format }),
-    });
+    const response = await postSpeech(server.baseUrl, { model: TTS, input, voice: 'alloy', response_format: format }, { ...key, ...headers });
     await response.arrayBuffer().catch(() => undefined);
     return response;
   }
@@ -117,11 +114,7 @@ describeWithBrowser('dashboard', () => {
 
   it("shows a speech request's model, its voices and formats, and says when the request's voice is not among them", async () => {
     const { page, problems } = await dashboard();
-    const rejected = await fetch(`${server.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers: { ...key },
-      body: JSON.stringify({ model: 'deepgram/aura-2', input: 'Hi.', voice: 'alloy' }),
-    });
+    const rejected = await postSpeech(server.baseUrl, { model: 'deepgram/aura-2', input: 'Hi.', voice: 'alloy' }, key);
     expect(rejected.status).toBe(400);
     await rejected.arrayBuffer();
     const seq = lastSeq();
@@ -345,7 +338,7 @@ describeWithBrowser('dashboard', () => {
     const ok = lastSeq();
     await speech('pcm', { 'X-Mock-Scenario': 'truncated-audio' });
     const cut = lastSeq();
-    await fetch(`${server.baseUrl}/audio/speech`, { method: 'POST', headers: { ...key, 'X-Mock-Scenario': 'connection-reset' }, body: '{}' }).catch(() => undefined);
+    await postSpeech(server.baseUrl, '{}', { ...key, 'X-Mock-Scenario': 'connection-reset' }).catch(() => undefined);
     const reset = lastSeq();
     await expect.poll(() => row(page, cut).locator('.c-status').textContent()).toBe('200 cut');
     await expect.poll(() => row(page, reset).locator('.c-status').textContent()).toBe('reset');
@@ -471,7 +464,7 @@ describeWithBrowser('dashboard', () => {
     const later = () => fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1370 }), headers: { 'Content-Type': 'application/json' } });
     await speech('mp3', { 'X-Mock-Session': 'checkout-flow' }, 'Your order has shipped and will arrive on Tuesday.');
     await later();
-    await fetch(`${server.baseUrl}/model/openai/gpt-4o-mini-tts-2025-12-15`, { headers: key }).then((r) => r.arrayBuffer());
+    await fetch(`${server.baseUrl}/model/${TTS}`, { headers: key }).then((r) => r.arrayBuffer());
     await later();
     await speech('pcm', { 'X-Mock-Scenario': 'rate-limited' });
     await later();

@@ -6,7 +6,6 @@
  * without the header. The page is `pages/words-page.ts`, bundled the way an app bundles it; any console error or page
  * error fails the test (but Chromium's line for the 400 asked for).
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -17,9 +16,11 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch } from '../support/browser.js';
 import type { WordsPage } from './pages/words-page.js';
+import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 const SEED = 7;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Please call me back tomorrow morning at nine.', voice: 'alloy' };
 const CONTENT_TYPES = { pcm: 'audio/pcm;rate=24000;channels=1', mp3: 'audio/mpeg' } as const;
 /** The engine, from the optional package; the page fetches it from this path of the test's server. */
@@ -82,18 +83,12 @@ async function serveWithFlite(dir: string): Promise<{ port: number; fliteRequest
 /** The same request answered by a gateway in Node.js: status, content type, and the sha256 and length of the body. */
 async function inNode(options: { speech?: 'words'; seed: number }, body: Record<string, unknown>): Promise<{ status: number; contentType: string | undefined; bytes: number; sha256: string }> {
   const gateway = createGateway(options);
-  const answer = await gateway.handle({
-    method: 'POST',
-    path: '/api/v1/audio/speech',
-    query: '',
-    headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' },
-    body: new TextEncoder().encode(JSON.stringify(body)),
-  });
+  const answer = await gateway.handle(coreSpeechRequest(body, { authorization: 'Bearer sk-x', 'content-type': 'application/json' }));
   const chunks: Uint8Array[] = [];
   for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);
   const contentType = Object.entries(answer.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  return { status: answer.status, contentType, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { status: answer.status, contentType, bytes: bytes.byteLength, sha256: sha256Hex(bytes) };
 }
 
 describeWithBrowser('speech with words in Chromium behind msw\'s service worker (fliteWasm fetched by the page)', () => {

@@ -6,16 +6,17 @@
  * response), and dribbled audio arriving in chunks over time. The page is `pages/worker-page.ts`, bundled the way
  * an app bundles it; any console error or page error fails the test.
  */
-import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createGateway } from '../../src/node-platform/create-gateway.js';
 import { decodeMp3 } from '../support/audio.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch, type StaticServer } from '../support/browser.js';
 import type { WorkerPage } from './pages/worker-page.js';
+import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 const SEED = 7;
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const SPEECH = { model: TTS, input: 'Hello from a page behind the service worker.', voice: 'alloy' };
 /** The tolerance between the two decoders: 1152 samples at 24 kHz, seconds. */
 const MP3_FRAME_S = 1152 / 24_000;
@@ -92,13 +93,7 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     // The same request and seed in Node.js: the same bytes, decoded by the suite's MP3 decoder.
     const gateway = createGateway({ seed: SEED });
     await gateway.warmUp();
-    const answer = await gateway.handle({
-      method: 'POST',
-      path: '/api/v1/audio/speech',
-      query: '',
-      headers: { authorization: 'Bearer sk-browser', 'content-type': 'application/json' },
-      body: new TextEncoder().encode(JSON.stringify({ ...SPEECH, response_format: 'mp3' })),
-    });
+    const answer = await gateway.handle(coreSpeechRequest({ ...SPEECH, response_format: 'mp3' }, { authorization: 'Bearer sk-browser', 'content-type': 'application/json' }));
     const chunks: Uint8Array[] = [];
     for await (const chunk of answer.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     const mp3 = Buffer.concat(chunks);
@@ -109,7 +104,7 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
         `Node.js mpg123-decoder ${nodeSeconds.toFixed(4)} s (${node.samples.length} samples at ${node.sampleRate} Hz)`,
     );
     expect(speech.bytes).toBe(mp3.byteLength);
-    expect(speech.sha256).toBe(createHash('sha256').update(mp3).digest('hex'));
+    expect(speech.sha256).toBe(sha256Hex(mp3));
     expect(speech.decoded.sampleRate).toBe(24_000);
     expect(Math.abs(speech.decoded.duration - nodeSeconds)).toBeLessThanOrEqual(MP3_FRAME_S);
 

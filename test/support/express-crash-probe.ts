@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { createMiddleware } from '@mswjs/http-middleware';
 import express from 'express';
 import { createMockRouter } from '../../src/index.js';
+import { TTS } from './speech-model.js';
+import { postSpeech } from './speech-request.js';
 
 const scenario = process.argv[2] ?? '';
 /** Synchronous, so every line is out before a crash (console.log to a pipe is asynchronous). */
@@ -24,11 +26,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   void (async () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     try {
-      const res = await fetch(`${base}/audio/speech`, {
-        method: 'POST',
-        headers: { Authorization: 'Bearer sk-probe', 'Content-Type': 'application/json', 'X-Mock-Scenario': scenario },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hello there, this is a probe.', voice: 'alloy' }),
-      });
+      const res = await postSpeech(base, { model: TTS, input: 'Hello there, this is a probe.', voice: 'alloy' }, { Authorization: 'Bearer sk-probe', 'X-Mock-Scenario': scenario });
       say(`SPEECH ${res.status}`);
       try {
         say(`BODY ${(await res.arrayBuffer()).byteLength}`);

@@ -15,10 +15,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { freePort } from './free-port.js';
 import { describeMissingTool } from './required-tool.js';
 
 /** A running (or stopped, or killed) `redis-server` of {@link startRedisServer}. */
@@ -93,18 +94,6 @@ export const redisServerBinary: { path: string; missing?: undefined } | { path?:
   const path = find('redis-server');
   return path ? { path } : { missing: 'no redis-server in /usr/bin or on the PATH' };
 })();
-
-/** A port that was free on 127.0.0.1 a moment ago (the OS's pick for port 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Resolves true once the server on 127.0.0.1:`port` answers `INFO server` with `process_id:<pid>` (so a server

@@ -6,7 +6,7 @@
  *   `RunningServer.close`'s graceful end.
  * - {@link startDelayProxy}: a TCP proxy that delays every chunk by a fixed time in each direction: a store that is
  *   reached over a slow network.
- * - {@link freePort} and {@link waitFor}: a port nothing listens on, and polling with an upper bound.
+ * - {@link waitFor}: polling with an upper bound.
  *
  * @module
  */
@@ -136,15 +136,6 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A port that was free on 127.0.0.1 a moment ago (the OS's pick for port 0), where nothing listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

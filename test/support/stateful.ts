@@ -1,11 +1,11 @@
 /**
  * Helpers for the stateful-gateway tests (credits, rate limits, clock, determinism): plain `fetch` calls with a
- * fixed user agent, the error envelope, moving a mode's clock the way a user of that mode would, and the CLI.
+ * fixed user agent, the error envelope, and moving a mode's clock the way a user of that mode would (the CLI they
+ * start is in `./cli.ts`).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { expect } from 'vitest';
 import type { Mode, RunningMode } from './modes.js';
+import { postSpeech } from './speech-request.js';
 
 /** The user agent every request sends (undici sends `node`, msw requests have none; records keep it). */
 export const USER_AGENT = 'mockrouter-tests/1.0';
@@ -22,11 +22,7 @@ export async function speech(
   body: Record<string, unknown>,
   key = 'sk-test',
 ): Promise<{ res: Response; bytes: Uint8Array; id: string | null }> {
-  const res = await fetch(`${baseUrl}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'User-Agent': USER_AGENT },
-    body: JSON.stringify(body),
-  });
+  const res = await postSpeech(baseUrl, body, { Authorization: `Bearer ${key}`, 'User-Agent': USER_AGENT });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { res, bytes, id: res.headers.get('x-generation-id') };
 }
@@ -82,49 +78,4 @@ export async function clockNow(mode: Mode, mock: RunningMode): Promise<number> {
   if (!origin) return mock.gateway.clock.now();
   const res = await fetch(`${origin}/__mock/clock`);
   return ((await res.json()) as { now_ms: number }).now_ms;
-}
-
-/** The compiled CLI (`npm run build`; `npm test` builds first). */
-export const CLI_BIN = new URL('../../bin/mockrouter.js', import.meta.url).pathname;
-const READY = /^mockrouter listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)$/m;
-
-/** A running `mockrouter` process. */
-export interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-  /** Waits for the ready line and returns the base URL. */
-  ready(): Promise<string>;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
-}
-
-/** Spawns `node bin/mockrouter.js ...args`. */
-export function runCli(args: string[]): Cli {
-  const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: 'pipe' });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = once(child, 'exit').then(([code]) => code as number | null);
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exit,
-    async ready() {
-      for (let i = 0; i < 400; i++) {
-        const match = READY.exec(out);
-        if (match) return match[1]!;
-        if (child.exitCode !== null) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`no ready line; stdout: ${out} stderr: ${err}`);
-    },
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exit;
-    },
-  };
 }

@@ -20,8 +20,9 @@ import { scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import { StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../../src/core/base/types.js';
 import { loadFixtures } from '../../src/node-platform/fixtures.js';
 import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
+import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const fixtures = loadFixtures();
 
@@ -56,7 +57,7 @@ function request(path: string, init: { method?: string; query?: string; headers?
 
 /** A speech request with `body` (and `headers`). */
 function speech(body: Record<string, unknown>, headers: Record<string, string> = {}): CoreRequest {
-  return request('/api/v1/audio/speech', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return coreSpeechRequest(body, { authorization: 'Bearer sk-unit', 'content-type': 'application/json', ...headers });
 }
 
 /** The whole body, however it is given. */

@@ -4,7 +4,7 @@
  * the plan before the first byte (2 bytes a sample for PCM, `mp3ByteLength` for MP3, `sampleCount / 24` ms);
  * readers share one render; a render whose readers all leave stops; at most `MAX_CONCURRENT_MP3_RENDERS` MP3
  * renders encode at once. What a client receives through HTTP is in test/contract.test.ts and
- * test/streaming.test.ts; the pieces of `byteChunks` for many inputs are in test/speech-pieces.test.ts.
+ * test/streaming.test.ts; the pieces of `byteChunks` for many inputs are in test/unit/speech-pieces.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';

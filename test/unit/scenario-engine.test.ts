@@ -13,8 +13,7 @@ import { ScenarioError } from '../../src/core/base/errors.js';
 import { parseScenario, scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import type { Scenario, ScenarioDefinition } from '../../src/core/scenarios/schema.js';
 import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { TTS } from '../support/speech-model.js';
 
 /** A validated scenario from a definition. */
 function scenario(definition: ScenarioDefinition): Scenario {

@@ -6,7 +6,7 @@
  * Why all of it is known up front: at 24,000 Hz, 64 kbps, every MPEG-2 Layer III frame is exactly
  * 72,000 × 64 / 24,000 = 192 bytes (never a padding slot) and holds 576 samples, and LAME 3.100 emits
  * ⌈N / 576⌉ + 2 frames for N samples (`lame_encode_flush` in LAME's `lame.c`: 576 samples of encoder delay, then
- * 576 to 1,151 samples of end padding so the last granule decodes completely). `test/mp3.test.ts` checks this
+ * 576 to 1,151 samples of end padding so the last granule decodes completely). `test/unit/mp3.test.ts` checks this
  * against the encoder for many lengths.
  *
  * Formats: the Xing/Info header and the LAME tag revision 1, as documented at
@@ -107,10 +107,10 @@ export function mpeg2Layer3FrameLength(bytes: Uint8Array, at: number): number {
  * byte count, a linear (CBR) seek table, encoder delay 576 and the end padding of {@link mp3EndPadding}.
  *
  * Its side information and main data are zero, so every decoder plays it as 576 samples of silence or skips it;
- * gapless decoders read the tag instead (mpg123 drops delay, padding and the frame itself: `test/mp3.test.ts`).
+ * gapless decoders read the tag instead (mpg123 drops delay, padding and the frame itself: `test/unit/mp3.test.ts`).
  *
  * The LAME extension's "music CRC" (a CRC-16 of the audio frames) cannot be known before they are encoded: it is
- * written as 0. Decoders use the delay and padding without it (mpg123-decoder trims exactly: `test/mp3.test.ts`);
+ * written as 0. Decoders use the delay and padding without it (mpg123-decoder trims exactly: `test/unit/mp3.test.ts`);
  * only integrity checkers that recompute it would report a mismatch. The tag's own CRC (CRC-16/ARC of the frame up
  * to it, as LAME computes it) is correct.
  *

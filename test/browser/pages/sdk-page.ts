@@ -4,6 +4,7 @@
  * from the page's query (`?api=http://127.0.0.1:4010/api/v1`). The test calls `window.sdkPage`.
  */
 import { HTTPClient, OpenRouter } from '@openrouter/sdk';
+import { TTS } from '../../support/speech-model.js';
 
 const serverURL = new URL(location.href).searchParams.get('api') ?? '';
 const KEY = 'sk-cross-origin';
@@ -34,7 +35,7 @@ const api = {
   /** `tts.createSpeech`, read whole; with the `X-Generation-Id` the response hook saw. */
   async createSpeech(input: string): Promise<{ bytes: number; generationId: string | null } | { error: string }> {
     try {
-      const stream = await client.tts.createSpeech({ speechRequest: { model: 'openai/gpt-4o-mini-tts-2025-12-15', input, voice: 'alloy', responseFormat: 'pcm' } });
+      const stream = await client.tts.createSpeech({ speechRequest: { model: TTS, input, voice: 'alloy', responseFormat: 'pcm' } });
       const generationId = generationIds.at(-1) ?? null;
       return { bytes: await byteLength(stream), generationId };
     } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { setupWorker } from 'msw/browser';
 import { createMockRouter } from 'mockrouter/browser';
+import { postSpeech } from '../../support/speech-request.js';
 
 const BASE = 'https://openrouter.ai/api/v1';
 const KEY = 'sk-browser';
@@ -41,11 +42,7 @@ const api = {
   /** POST /audio/speech with `body` (and `headers`), read whole and hashed in the page. */
   async speech(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<SpeechSeen> {
     const sent = performance.now();
-    const res = await fetch(`${BASE}/audio/speech`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
+    const res = await postSpeech(BASE, body, { Authorization: `Bearer ${KEY}`, ...headers });
     const data = await res.arrayBuffer();
     const ms = performance.now() - sent;
     const sha256 = hex(await crypto.subtle.digest('SHA-256', data));

@@ -7,6 +7,7 @@
  */
 import { setupWorker } from 'msw/browser';
 import { createMockRouter } from 'mockrouter/browser';
+import { postSpeech } from '../../support/speech-request.js';
 
 const BASE = 'https://openrouter.ai/api/v1';
 const KEY = 'sk-browser';
@@ -79,11 +80,7 @@ async function read(request: Promise<Response>): Promise<BodyRead> {
 }
 
 function speech(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${BASE}/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  return postSpeech(BASE, body, { Authorization: `Bearer ${KEY}`, ...headers });
 }
 
 function hex(bytes: ArrayBuffer): string {

@@ -1,14 +1,14 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LruCache } from '../src/core/audio/cache.js';
-import { createAudioRenderer } from '../src/core/audio/renderer.js';
-import { CONTENT_TYPES, SAMPLE_RATE } from '../src/core/audio/format.js';
-import { MP3_ENCODER_DELAY, encodeMp3, loadMp3Encoder, mpeg2Layer3FrameLength } from '../src/core/audio/mp3.js';
-import { encodePcm, encodePcmCopy } from '../src/core/audio/pcm.js';
-import type { Burst, SynthesisRequest } from '../src/core/audio/types.js';
-import { MAX_PITCH_DEVIATION, SILENT_SAMPLES, planSpeech } from '../src/core/audio/plan.js';
-import { PEAK_LEVEL, synthesizeSamples } from '../src/core/audio/synthesize.js';
-import { VOICE_PITCH_STEP, voiceFundamentalHz } from '../src/core/audio/voice.js';
+import { LruCache } from '../../src/core/audio/cache.js';
+import { createAudioRenderer } from '../../src/core/audio/renderer.js';
+import { CONTENT_TYPES, SAMPLE_RATE } from '../../src/core/audio/format.js';
+import { MP3_ENCODER_DELAY, encodeMp3, loadMp3Encoder, mpeg2Layer3FrameLength } from '../../src/core/audio/mp3.js';
+import { encodePcm, encodePcmCopy } from '../../src/core/audio/pcm.js';
+import type { Burst, SynthesisRequest } from '../../src/core/audio/types.js';
+import { MAX_PITCH_DEVIATION, SILENT_SAMPLES, planSpeech } from '../../src/core/audio/plan.js';
+import { PEAK_LEVEL, synthesizeSamples } from '../../src/core/audio/synthesize.js';
+import { VOICE_PITCH_STEP, voiceFundamentalHz } from '../../src/core/audio/voice.js';
 
 // The MP3 encoder is WebAssembly, loaded once per process; the whole-buffer calls below need it loaded.
 beforeAll(() => loadMp3Encoder());

@@ -1,9 +1,9 @@
 import { ModelResponse$inboundSchema } from '@openrouter/sdk/models';
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from '../src/core/catalog/catalog.js';
-import { EXTENDED_CONTEXT_FACTOR, ONLINE_WEB_SEARCH_PRICE, VARIANTS } from '../src/core/catalog/variants.js';
-import type { ResolvedModel } from '../src/core/catalog/catalog.js';
-import { loadFixtures } from '../src/node-platform/fixtures.js';
+import { createCatalog } from '../../src/core/catalog/catalog.js';
+import { EXTENDED_CONTEXT_FACTOR, ONLINE_WEB_SEARCH_PRICE, VARIANTS } from '../../src/core/catalog/variants.js';
+import type { ResolvedModel } from '../../src/core/catalog/catalog.js';
+import { loadFixtures } from '../../src/node-platform/fixtures.js';
 
 const fixtures = loadFixtures();
 const catalog = createCatalog(fixtures);

@@ -3,12 +3,11 @@
  * pitch), split invariance, exact byte length, concurrent streams, errors.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
-import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
+import { createMp3Stream, encodeMp3 } from '../../src/core/audio/mp3-stream.js';
 import {
   MP3_ENCODER_DELAY,
   MP3_FRAME_BYTES,
@@ -18,8 +17,9 @@ import {
   mp3ByteLength,
   mp3EndPadding,
   mpeg2Layer3FrameLength,
-} from '../src/core/audio/mp3-tag.js';
-import { loadMp3Encoder, mp3EncoderReady } from '../src/core/audio/lame-instance.js';
+} from '../../src/core/audio/mp3-tag.js';
+import { loadMp3Encoder, mp3EncoderReady } from '../../src/core/audio/lame-instance.js';
+import { sha256Hex } from '../support/sha256.js';
 
 const RATE = 24_000;
 
@@ -77,8 +77,6 @@ function streamed(samples: Int16Array, cuts: readonly number[]): { bytes: Uint8A
   pieces.push(stream.finish());
   return { bytes: Buffer.concat(pieces) };
 }
-
-const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 describe('before loadMp3Encoder()', () => {
   it('reports not ready and refuses to encode', () => {
@@ -292,7 +290,7 @@ describe('createMp3Stream', () => {
     ].join('\n');
     const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
-      cwd: new URL('..', import.meta.url),
+      cwd: new URL('../..', import.meta.url),
     }).trim();
     const s = new Int16Array(48000);
     let x = 1;
@@ -300,6 +298,6 @@ describe('createMp3Stream', () => {
       x = (x * 1103515245 + 12345) % 2147483648;
       s[i] = Math.round(9000 * Math.sin(i / 9)) + (x % 2000) - 1000;
     }
-    expect(other).toBe(sha(encodeMp3(s)));
+    expect(other).toBe(sha256Hex(encodeMp3(s)));
   });
 });

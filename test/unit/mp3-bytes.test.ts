@@ -7,17 +7,15 @@
  * build or of the glue shows here first.
  *
  * To rewrite the fixture on purpose (a deliberate change of the audio): `MP3_HASHES=write npx vitest run
- * test/mp3-bytes.test.ts`, and say why in the commit.
+ * test/unit/mp3-bytes.test.ts`, and say why in the commit.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAudioRenderer, type AudioRequest } from '../src/core/audio/renderer.js';
-import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
+import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';
+import { encodeMp3, loadMp3Encoder } from '../../src/core/audio/mp3.js';
+import { sha256Hex } from '../support/sha256.js';
 
-const FIXTURE = new URL('./fixtures/mp3-hashes.json', import.meta.url);
-
-const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+const FIXTURE = new URL('../fixtures/mp3-hashes.json', import.meta.url);
 
 /** Speech requests: one per line of the fixture's `speech`. */
 const SPEECH: AudioRequest[] = [
@@ -70,11 +68,11 @@ async function hashes(): Promise<Hashes> {
   const speech: string[] = [];
   for (const req of SPEECH) {
     const whole = renderer.render(req).bytes;
-    expect(sha(await streamed(req))).toBe(sha(whole));
-    speech.push(sha(whole));
+    expect(sha256Hex(await streamed(req))).toBe(sha256Hex(whole));
+    speech.push(sha256Hex(whole));
   }
   const encoded: Record<string, string> = {};
-  for (const [name, samples] of Object.entries(signals())) encoded[name] = sha(encodeMp3(samples));
+  for (const [name, samples] of Object.entries(signals())) encoded[name] = sha256Hex(encodeMp3(samples));
   return { speech, encodeMp3: encoded };
 }
 

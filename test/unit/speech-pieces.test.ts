@@ -3,16 +3,16 @@
  * the synthesized samples' bytes, MP3 to `encodeMp3` of them, and both to `renderBytes`, whatever the input, voice,
  * speed and seed.
  */
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodeMp3, loadMp3Encoder } from '../src/core/audio/mp3.js';
-import { encodePcm } from '../src/core/audio/pcm.js';
-import { planSpeech } from '../src/core/audio/plan.js';
-import { byteChunks, encodedByteLength, renderBytes } from '../src/core/audio/stream.js';
-import { synthesizeSamples } from '../src/core/audio/synthesize.js';
-import { getVoiceProfile } from '../src/core/audio/voice.js';
-
-const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+import { encodeMp3, loadMp3Encoder } from '../../src/core/audio/mp3.js';
+import { encodePcm } from '../../src/core/audio/pcm.js';
+import { planSpeech } from '../../src/core/audio/plan.js';
+import { byteChunks, encodedByteLength, renderBytes } from '../../src/core/audio/stream.js';
+import { synthesizeSamples } from '../../src/core/audio/synthesize.js';
+import { getVoiceProfile } from '../../src/core/audio/voice.js';
+import { sha256Hex } from '../support/sha256.js';
+import { TTS } from '../support/speech-model.js';
+import { coreSpeechRequest } from '../support/speech-request.js';
 
 function concat(pieces: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -44,8 +44,8 @@ describe('speech pieces', () => {
       const streamed = concat(pieces);
       const expected = format === 'pcm' ? encodePcm(samples) : encodeMp3(samples);
       expect(streamed.byteLength).toBe(encodedByteLength(format, plan.sampleCount));
-      expect(sha(streamed)).toBe(sha(expected));
-      expect(sha(renderBytes(plan, voice, format))).toBe(sha(expected));
+      expect(sha256Hex(streamed)).toBe(sha256Hex(expected));
+      expect(sha256Hex(renderBytes(plan, voice, format))).toBe(sha256Hex(expected));
     }
   });
 
@@ -55,7 +55,7 @@ describe('speech pieces', () => {
     const pieces = [...byteChunks(plan, getVoiceProfile('onyx'), 'pcm', output)];
     const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
     if (littleEndian) expect(pieces.every((piece) => piece.buffer === output.buffer)).toBe(true);
-    expect(sha(output)).toBe(sha(encodePcm(synthesizeSamples(CASES[3]!))));
+    expect(sha256Hex(output)).toBe(sha256Hex(encodePcm(synthesizeSamples(CASES[3]!))));
   });
 });
 
@@ -64,16 +64,10 @@ describe('fake timers installed before the core loads', () => {
     vi.resetModules();
     vi.useFakeTimers();
     try {
-      const { createGateway } = await import('../src/node-platform/create-gateway.js');
+      const { createGateway } = await import('../../src/node-platform/create-gateway.js');
       const gateway = createGateway({ seed: 1 });
       const input = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
-      const response = await gateway.handle({
-        method: 'POST',
-        path: '/api/v1/audio/speech',
-        query: '',
-        headers: { authorization: 'Bearer k' },
-        body: new TextEncoder().encode(JSON.stringify({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input, voice: 'alloy' })),
-      });
+      const response = await gateway.handle(coreSpeechRequest({ model: TTS, input, voice: 'alloy' }, { authorization: 'Bearer k' }));
       expect(response.status).toBe(200);
       let bytes = 0;
       for await (const piece of response.body as AsyncIterable<Uint8Array>) bytes += piece.byteLength;

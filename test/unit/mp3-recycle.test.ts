@@ -4,8 +4,8 @@
  * file of its own: the instance is the module's state.
  */
 import { describe, expect, it } from 'vitest';
-import { createMp3Stream, encodeMp3 } from '../src/core/audio/mp3-stream.js';
-import { loadMp3Encoder, mp3EncoderMemoryBytes, mp3EncoderReady } from '../src/core/audio/lame-instance.js';
+import { createMp3Stream, encodeMp3 } from '../../src/core/audio/mp3-stream.js';
+import { loadMp3Encoder, mp3EncoderMemoryBytes, mp3EncoderReady } from '../../src/core/audio/lame-instance.js';
 
 const MIB = 1024 * 1024;
 /** The bound of mp3-wasm.ts's `RECYCLE_BYTES`. */

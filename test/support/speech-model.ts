@@ -1,0 +1,10 @@
+/**
+ * The speech model the tests ask for unless they test another: OpenAI's dated gpt-4o-mini-tts, as the committed
+ * catalog lists it (`fixtures/models.json`: MP3 and PCM, `speed` 0.25 to 4, `instructions`, up to 4,096
+ * characters). It has no imports, so a browser page bundled by a test and a child-process probe can use it too.
+ *
+ * @module
+ */
+
+/** The id of the speech model the tests use: `openai/gpt-4o-mini-tts-2025-12-15`. */
+export const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
