@@ -5,29 +5,20 @@
  * requests beside it go on, and none of it is recorded. The CLI runs as a user runs it (`test/support/record-cli.ts`)
  * in front of a raw `node:net` server (`test/support/raw-upstream.ts`).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordCommand } from '../src/cli/record-command.js';
 import { killRecordClis, runRecordCli, startRecordCli } from './support/record-cli.js';
 import { rawAnswer, startRawUpstream } from './support/raw-upstream.js';
+import { tempFolders } from './support/temp-folders.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
 
 const AUTH = { Authorization: 'Bearer sk-hostile-upstream-test' };
 const JSON_TYPE: [string, string] = ['Content-Type', 'application/json'];
-const folders: string[] = [];
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-hostile-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = tempFolders('mockrouter-record-hostile-');
 
 /** The envelope of an answer, and its recorder header. */
 async function envelope(response: Response): Promise<{ status: number; type: string | null; reason: string | null; code: unknown; message: unknown }> {

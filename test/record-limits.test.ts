@@ -6,8 +6,7 @@
  * recording is written again whole, with no index naming a missing file. The CLI runs as a user runs it, in front
  * of a raw `node:net` upstream.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, watch, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FOLDER_LIMITS } from '../src/core/formats/folder-limits.js';
@@ -18,6 +17,7 @@ import { audioFileName } from '../src/recorder/recorder.js';
 import { killRecordClis, startRecordCli, type LogLine } from './support/record-cli.js';
 import { jsonAnswer, rawAnswer, startRawUpstream, type RawUpstream } from './support/raw-upstream.js';
 import { TTS } from './support/speech-model.js';
+import { tempFolders } from './support/temp-folders.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
@@ -26,15 +26,7 @@ const AUTH = { Authorization: 'Bearer sk-record-limits-test', 'Content-Type': 'a
 const fixtures = loadFixtures();
 const template = fixtures.models.find((m) => !m.architecture.output_modalities.includes('speech'))!;
 const model = (id: string) => ({ ...template, id, canonical_slug: id, links: { details: `/api/v1/models/${id}/endpoints` } });
-const folders: string[] = [];
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-limits-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = tempFolders('mockrouter-record-limits-');
 const speech = (input: string) => ({ model: TTS, input, voice: 'alloy', response_format: 'mp3' });
 
 /** Sends `path` (GET, or POST of `body`) through the recorder and reads the whole answer. */

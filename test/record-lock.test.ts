@@ -4,26 +4,18 @@
  * a process that is gone is taken over; a recorder removes only its own or dead processes' temporary files.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FolderBusyError, startRecorder } from '../src/recorder/index.js';
 import { killRecordClis, runRecordCli, startRecordCli } from './support/record-cli.js';
+import { tempFolders } from './support/temp-folders.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
 
 const LOCK = '.mockrouter-record.lock';
-const folders: string[] = [];
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-lock-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = tempFolders('mockrouter-record-lock-');
 
 /** The pid of a process that has exited. */
 function deadPid(): number {

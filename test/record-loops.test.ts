@@ -4,26 +4,18 @@
  * 508 at once, and a recorder records only what the gateway answered, never a recorder's own error answers (its
  * own come back, or another recorder's in a chain).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.js';
 import { killRecordClis, runRecordCli, startRecordCli } from './support/record-cli.js';
+import { tempFolders } from './support/temp-folders.js';
 
 // A recorder a failed test left running stops with the file.
 afterAll(killRecordClis);
 
 const AUTH = { Authorization: 'Bearer sk-record-loop-test' };
-const folders: string[] = [];
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mockrouter-record-loop-'));
-  folders.push(dir);
-  return dir;
-}
+const folder = tempFolders('mockrouter-record-loop-');
 
 describe('mockrouter record, an upstream that leads back to the recorder', () => {
   it('refuses an --upstream that is its own listening address, by IP or by name, and exits 1', async () => {

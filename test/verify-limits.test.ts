@@ -9,16 +9,16 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, MAX_ANSWER_DEPTH, MAX_ANSWER_ITEMS } from '../src/verify/answer-body.js';
 import { jsonExtentOf } from '../src/core/base/json-depth.js';
+import { verifyGateway } from '../src/verify/index.js';
+import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES } from '../src/verify/shape.js';
+import { listenLocally, type LocalServer } from './support/local-server.js';
 
 /** The items of `text` as `jsonExtentOf` counts them, with no depth limit. */
 const jsonItemsOf = (text: string, limit: number): number => jsonExtentOf(text, { depth: Infinity, items: limit }).items;
-import { verifyGateway } from '../src/verify/index.js';
-import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES } from '../src/verify/shape.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-limits-5d1e07b3a2';
@@ -109,18 +109,9 @@ function expectStoppedAt(run: Run, probe: string, code: string): void {
 }
 
 /** A hostile upstream: `handle` answers every request. */
-async function startUpstream(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+async function startUpstream(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<LocalServer> {
   const server: Server = createServer(handle);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listenLocally(server);
 }
 
 /** Runs `body` with a hostile upstream, closed after. */

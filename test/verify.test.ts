@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { verifyGateway, textReport, type VerifyReport } from '../src/verify/index.js';
@@ -16,6 +15,7 @@ import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
 import { apiBaseOf } from '../src/verify/sides.js';
 import { freePort } from './support/free-port.js';
 import { TTS } from './support/speech-model.js';
+import { listenLocally, type LocalServer } from './support/local-server.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
@@ -77,7 +77,7 @@ type HeaderRewrite = (path: string, headers: Record<string, string | string[] | 
  * model lookup's JSON 200s (`GET /api/v1/model/...`), whose `data` it passes through `rewrite`, and every answer's
  * headers, which it passes through `rewriteHeaders`.
  */
-async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHeaders: HeaderRewrite = () => {}, rewriteSpeechModels: (json: { data: unknown }) => void = () => {}): Promise<{ url: string; close(): Promise<void> }> {
+async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHeaders: HeaderRewrite = () => {}, rewriteSpeechModels: (json: { data: unknown }) => void = () => {}): Promise<LocalServer> {
   const server: Server = createServer((request, response) => {
     const forwarded = httpRequest(
       { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers: request.headers },
@@ -106,16 +106,7 @@ async function startStandIn(target: RunningServer, rewrite: Rewrite, rewriteHead
     );
     request.pipe(forwarded);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listenLocally(server);
 }
 
 describe('the shape rules', () => {
