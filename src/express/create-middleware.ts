@@ -17,7 +17,7 @@ import { answerOrFault, faultAnswer, hasRequestBody, readRequestBody, sendResult
 import type { MiddlewareOptions } from './middleware-options.js';
 import { bodyConsumed, parsedBodyBytes, type MiddlewareRequest } from './parsed-body.js';
 import { servesPath } from './served-paths.js';
-import { splitTarget } from '../core/http/request.js';
+import { bodyLimitOf, splitTarget } from '../core/http/request.js';
 
 /** express's `next`: called with no argument to pass the request on to the app's next middleware or route. */
 export type NextFunction = (error?: unknown) => void;
@@ -81,11 +81,11 @@ export function createMiddleware(options: MiddlewareOptions = {}): MockRouterMid
     const refuse = (refused: CoreResponse) => reply(response, answer.withCors({ path: pathOf(url), headers: request.headers }, refused));
     if (!hasRequestBody(request)) respond(undefined);
     else if (bodyConsumed(request)) {
-      const parsed = parsedBodyBytes(request.body);
+      const parsed = parsedBodyBytes(request.body, bodyLimitOf(splitTarget(url).path));
       if ('refused' in parsed) refuse(parsed.refused);
       else respond(parsed.body);
     } else {
-      readRequestBody(request)
+      readRequestBody(request, bodyLimitOf(splitTarget(request.url ?? '/').path))
         .then((read) => ('refused' in read ? refuse(read.refused) : respond(read.body)))
         .catch((error: unknown) => reply(response, faultAnswer(request, error, report)));
     }

@@ -37,5 +37,5 @@ const encoder = new TextEncoder();
 export function parsedBodyBytes(body: unknown, limit: number = MAX_BODY_BYTES): BodyRead | { body: undefined } {
   if (body === undefined || body === null) return { body: undefined };
   const bytes = body instanceof Uint8Array ? body : encoder.encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
-  return bytes.byteLength > limit ? { refused: bodyTooLarge() } : { body: bytes };
+  return bytes.byteLength > limit ? { refused: bodyTooLarge(limit) } : { body: bytes };
 }

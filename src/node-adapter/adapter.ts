@@ -67,7 +67,7 @@ export type BodyRead = { body: Uint8Array } | { refused: CoreResponse };
  */
 export function readRequestBody(request: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<BodyRead> {
   const declared = Number(request.headers['content-length']);
-  if (declared > limit) return Promise.resolve({ refused: bodyTooLarge() });
+  if (declared > limit) return Promise.resolve({ refused: bodyTooLarge(limit) });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -81,7 +81,7 @@ export function readRequestBody(request: IncomingMessage, limit: number = MAX_BO
       if (received > limit) {
         // Still flowing: the rest is read and dropped.
         stop();
-        resolve({ refused: bodyTooLarge() });
+        resolve({ refused: bodyTooLarge(limit) });
         return;
       }
       chunks.push(chunk);

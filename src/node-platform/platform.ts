@@ -27,6 +27,11 @@ export const nodePlatform: Platform = {
     return file === undefined ? FLITE_INSTALL_HINT : async () => new Uint8Array(await readFile(file));
   },
   replicaId: () => `${hostname()}:${process.pid}`,
+  // Buffer decodes base64 about four times as fast as atob (a transcription's input_audio.data).
+  decodeBase64: (text) => {
+    const bytes = Buffer.from(text, 'base64');
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  },
   openStore: createRedisStore,
   files: {
     fixtures: (dir) => loadFixtures(dir),

@@ -21,7 +21,7 @@ import { rawHttpResponse, sendResult, writeResult } from '../node-adapter/send.j
 import type { ServerLogger, ServerOptions } from './server-options.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from './timeouts.js';
 import { withDashboard } from './ui.js';
-import { splitTarget } from '../core/http/request.js';
+import { bodyLimitOf, splitTarget } from '../core/http/request.js';
 
 /** Options of {@link createHttpServer}: those of `startServer` it serves by, and what `startServer` made of the rest. */
 export interface HttpServerOptions extends Pick<ServerOptions, 'logger' | 'admin' | 'adminToken' | 'allowedHosts' | 'cors' | 'timeouts'> {
@@ -137,7 +137,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     if (!pathDecodes(url)) reply(response, own(request, badUrl(url)));
     else if (!hasRequestBody(request)) respond(request, response, undefined);
     else {
-      readRequestBody(request)
+      readRequestBody(request, bodyLimitOf(splitTarget(request.url ?? '/').path))
         .then((read) => ('refused' in read ? reply(response, own(request, read.refused)) : respond(request, response, read.body)))
         .catch((error: unknown) => reply(response, own(request, faultAnswer(request, error, report))));
     }

@@ -41,6 +41,8 @@ export type AudioRequest = SynthesisRequest & { format: AudioFormat; mode?: Spee
  */
 export interface RenderedAudio {
   readonly bytes: Uint8Array;
+  /** For words, the samples of each piece said, in order (`words/pieces.ts`); `undefined` for tones. */
+  readonly pieces?: readonly number[] | undefined;
   readonly durationMs: number;
   readonly sampleCount: number;
   readonly sampleRate: typeof SAMPLE_RATE;
@@ -84,6 +86,12 @@ export interface AudioRendererOptions {
   maxCacheEntries?: number;
   mp3Wasm?: Mp3WasmSource;
   flite?: FliteLocator;
+  /**
+   * Told of every body `open()` gives whole (a render finished, or a cached one sent again), synchronously, before
+   * any reader sees its end: the request, the bytes, its length in samples at 24,000 Hz, and for words the samples of
+   * each piece said (`words/pieces.ts`). The gateway indexes them for transcription (`src/core/transcription/said-index.ts`).
+   */
+  said?: ((req: AudioRequest, bytes: Uint8Array, sampleCount: number, pieces: readonly number[] | undefined) => void) | undefined;
 }
 
 /**
@@ -204,11 +212,14 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
 
   const locate: FliteLocator = options.flite ?? (() => 'speech mode "words" has no engine on this platform');
   /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
-  async function* wordsOf(req: AudioRequest): AsyncGenerator<Uint8Array> {
-    yield* wordByteChunks(fliteModule() ?? (await loadFlite(sourceOf(locate()))), req, req.format);
+  async function* wordsOf(req: AudioRequest, pieces: number[]): AsyncGenerator<Uint8Array> {
+    yield* wordByteChunks(fliteModule() ?? (await loadFlite(sourceOf(locate()))), req, req.format, (samples) => pieces.push(samples));
   }
-  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array): RenderedAudio =>
-    Object.freeze({ bytes, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
+  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array, pieces?: readonly number[]): RenderedAudio =>
+    Object.freeze({ bytes, pieces, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
+  const said = (req: AudioRequest, audio: RenderedAudio): void => {
+    options.said?.(req, audio.bytes, req.mode === 'words' ? (audio.pieces ?? []).reduce((sum, n) => sum + n, 0) : audio.sampleCount, audio.pieces);
+  };
 
   return {
     open(req) {
@@ -218,6 +229,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       const cached = cache.get(key);
       if (cached) {
         hits++;
+        said(req, cached);
         // A cached tones render is as long as its plan; words need the plan for the nominal length.
         const nominalDurationMs = words ? samplesToMs(planSpeech(req).sampleCount) : cached.durationMs;
         return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
@@ -227,15 +239,20 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       const nominalDurationMs = samplesToMs(plan.sampleCount);
       const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
       const voice = words ? undefined : getVoiceProfile(req.voice);
-      const source = (output: Uint8Array | undefined) => (words ? wordsOf(req) : byteChunks(plan, voice!, req.format, output));
       const join = (): RenderJob | ChunkedBody => {
         const finished = cache.get(key);
         if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
         const running = inFlight.get(key);
         if (running?.joinable) return running;
+        const pieces: number[] = [];
+        const source = (output: Uint8Array | undefined) => (words ? wordsOf(req, pieces) : byteChunks(plan, voice!, req.format, output));
         const job = new RenderJob(source, req.format, byteLength, {
           piece: (bytes) => void (streamedBytes += bytes.byteLength),
-          complete: (bytes) => cache.set(key, rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes)),
+          complete: (bytes) => {
+            const audio = rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes, words ? pieces : undefined);
+            cache.set(key, audio);
+            said(req, audio);
+          },
           settled: () => {
             if (inFlight.get(key) === job) inFlight.delete(key);
           },

@@ -54,16 +54,21 @@ export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: Audio
  * early (`return()`) releases the MP3 encoder.
  *
  * @param module the compiled Flite engine.
+ * @param onPiece told the samples of each piece as it is said (24,000 Hz).
  * @throws (from `next()`) Flite's errors (`words/render-words.ts`); Error for MP3 when the encoder is not loaded.
  */
-export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat): AsyncGenerator<Uint8Array> {
+export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat, onPiece?: (samples: number) => void): AsyncGenerator<Uint8Array> {
   if (format === 'pcm') {
-    for await (const samples of wordSamples(module, req)) yield encodePcm(samples);
+    for await (const samples of wordSamples(module, req)) {
+      onPiece?.(samples.length);
+      yield encodePcm(samples);
+    }
     return;
   }
   const mp3 = createOpenMp3Stream();
   try {
     for await (const samples of wordSamples(module, req)) {
+      onPiece?.(samples.length);
       const bytes = mp3.encode(samples);
       if (bytes.byteLength > 0) yield bytes;
     }

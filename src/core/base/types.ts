@@ -163,6 +163,36 @@ export interface SpeechAudio {
 }
 
 /**
+ * What a transcription answer transcribed (the journal's `transcription`; `docs/transcription.md`). Field names are
+ * the journal's (JSON, snake_case).
+ *
+ * @example { model: 'openai/whisper-1', shape: 'multipart', format: 'mp3', audio_bytes: 9984, audio_sha256: '3f…', duration_s: 1.2, source: 'said', response_format: 'json', text: 'Hello there.' }
+ */
+export interface TranscriptionFacts {
+  /** The request's `model`, as given. */
+  model: string;
+  /** How the audio came: `json` (`input_audio`) or `multipart` (a `file` part). */
+  shape: 'json' | 'multipart';
+  /** The audio's format, as named or read from the file's name or content type; `null` for none. */
+  format: string | null;
+  /** The audio's length, bytes; `null` for audio given by URL. */
+  audio_bytes: number | null;
+  /** The SHA-256 of the audio, hex; `null` for a URL not served by this simulator. */
+  audio_sha256: string | null;
+  /** The audio's length, seconds. */
+  duration_s: number;
+  /**
+   * Where the transcript came from: `said` (audio this simulator said: the speech request's input), `fixture` (the
+   * fixtures folder's `transcripts.json`), `invented` (drawn from the seed and the audio).
+   */
+  source: 'said' | 'fixture' | 'invented';
+  /** The request's `response_format`. */
+  response_format: 'json' | 'verbose_json';
+  /** The transcript's text, at most 2,000 characters (a longer one is cut and ends with `…`). */
+  text: string;
+}
+
+/**
  * Real time between the last byte before a cut and the cut itself, ms: a browser reading the body gets every byte
  * sent before it (Chromium drops the bytes still in its data pipe the moment a load fails), as on a real network,
  * where a reset comes some time after the last segment; long enough for a busy machine too. Used by every adapter

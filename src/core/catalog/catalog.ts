@@ -5,7 +5,7 @@
  * @module
  */
 import { boundedMap } from '../base/bounded-map.js';
-import { entryOf, type Alias, type Fixtures, type ModelRecord, type ProviderEntry, type SpeechModelInfo } from '../formats/fixture-schema.js';
+import { entryOf, type Alias, type Fixtures, type ModelRecord, type ProviderEntry, type SpeechModelInfo, type TranscriptionModelInfo } from '../formats/fixture-schema.js';
 import { applyVariant, detailsLink, splitVariant } from './variants.js';
 import type { Variant } from './variants.js';
 
@@ -32,6 +32,11 @@ export interface ResolvedModel {
    * model (its `architecture.output_modalities` include `speech`), else null. Variants and aliases share the base's.
    */
   speech: SpeechModelInfo | null;
+  /**
+   * Transcription facts of the base model (provider, billing, what it takes) when it is a speech-to-text model (its
+   * `architecture.output_modalities` include `transcription`), else null. Variants and aliases share the base's.
+   */
+  transcription: TranscriptionModelInfo | null;
 }
 
 /** Model lookup over one set of fixtures. Create it with {@link createCatalog}. */
@@ -110,7 +115,8 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
     // A listed variant id (a saved real catalog lists `author/slug:free`) is served as listed, and is that variant:
     // the `:free` limit applies to it as to a derived one.
     const variant = splitVariant(model.id)?.variant ?? null;
-    base.set(model.id, entry({ record, baseId: model.id, variant, speech: speech ? deepFreeze({ ...speech }) : null }));
+    const transcription = entryOf(fixtures.transcription, model.id);
+    base.set(model.id, entry({ record, baseId: model.id, variant, speech: speech ? deepFreeze({ ...speech }) : null, transcription: transcription ? deepFreeze({ ...transcription }) : null }));
   }
   const aliases = new Map<string, Alias>();
   for (const alias of fixtures.aliases) aliases.set(alias.alias, Object.freeze({ ...alias }));
@@ -118,7 +124,7 @@ export function createCatalog(fixtures: Fixtures, options: CatalogOptions = {}):
   const records = Object.freeze([...base.values()].map((e) => e.resolved.record));
   const providers = new Map<string, readonly ProviderEntry[]>();
   for (const [id, { resolved }] of base) {
-    providers.set(id, deepFreeze(structuredClone(entryOf(fixtures.providers, id) ?? [defaultProvider(resolved.record, resolved.speech)])));
+    providers.set(id, deepFreeze(structuredClone(entryOf(fixtures.providers, id) ?? [defaultProvider(resolved.record, resolved.speech ?? resolved.transcription)])));
   }
   const derived = cacheSize > 0 ? boundedMap<string, Entry>(cacheSize) : undefined;
 
@@ -180,10 +186,10 @@ function aliasRecord(id: string, concrete: ModelRecord): ModelRecord {
   };
 }
 
-/** The one provider of a model the fixtures give none for: its speech provider, or its author's display name. */
-function defaultProvider(record: ModelRecord, speech: SpeechModelInfo | null): ProviderEntry {
+/** The one provider of a model the fixtures give none for: its speech or transcription provider, or its author's display name. */
+function defaultProvider(record: ModelRecord, audio: { provider_name: string } | null): ProviderEntry {
   const colon = record.name.indexOf(': ');
-  const name = speech?.provider_name ?? (colon > 0 ? record.name.slice(0, colon) : record.id.split('/')[0]!);
+  const name = audio?.provider_name ?? (colon > 0 ? record.name.slice(0, colon) : record.id.split('/')[0]!);
   return { provider_name: name, tag: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), quantization: 'unknown' };
 }
 

@@ -15,6 +15,7 @@
  */
 import * as z from 'zod';
 import type { Recordings } from './recording-schema.js';
+import type { FixtureTranscript } from './transcript-schema.js';
 
 /** A decimal number carried as a string, as the gateway writes prices: `"0"`, `"0.00000015"`, `"-1"`. */
 const DecimalString = z
@@ -167,6 +168,31 @@ export const SpeechModelInfoSchema = z.strictObject({
   input_modalities: z.array(z.enum(['audio', 'image'])).optional(),
 });
 
+/**
+ * Transcription facts of one speech-to-text model that are not part of its Model record (`createAudioTranscriptions`;
+ * `docs/transcription.md`, "Models").
+ */
+export const TranscriptionModelInfoSchema = z.strictObject({
+  /** Display name of the provider that serves it: the `provider_name` of its generation records and endpoint. */
+  provider_name: NonEmptyString,
+  /**
+   * How the provider bills a transcription, and so what `usage` carries: `second` (`usage.seconds`, the audio's
+   * length rounded up to a whole second, × `price_per_second`) or `token` (`usage.input_tokens` for the audio, at
+   * the record's `pricing.audio` (else `pricing.prompt`), and `output_tokens` for the text, at `pricing.completion`).
+   */
+  priced_by: z.enum(['second', 'token']),
+  /** USD per second of audio, for `priced_by: "second"` (decimal string). */
+  price_per_second: DecimalString.optional(),
+  /** Whether `response_format: "verbose_json"` is served ("only supported by OpenAI-compatible providers"); default true. */
+  verbose_json: z.boolean().optional(),
+  /** Whether the model labels speakers (`diarize`; the endpoint's `supports_diarization`); default false. */
+  diarization: z.boolean().optional(),
+  /** Whether the model takes `keyterms`; default false. */
+  keyterms: z.boolean().optional(),
+  /** Whether the model takes `input_audio.url` ("only supported by some providers"); default false. */
+  url_input: z.boolean().optional(),
+}).refine((info) => info.priced_by !== 'second' || info.price_per_second !== undefined, { message: 'expected price_per_second for priced_by "second"', path: ['price_per_second'] });
+
 /** `quantization` values of an endpoint (the OpenAPI document's `Quantization` enum). */
 export const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
 
@@ -194,6 +220,8 @@ export const ModelsFileSchema = z.strictObject({
   models: z.array(ModelRecordSchema),
   aliases: z.array(AliasSchema),
   speech: z.record(z.string(), SpeechModelInfoSchema),
+  /** Transcription facts keyed by base model id; one entry per model whose output modalities include `transcription`. */
+  transcription: z.record(z.string(), TranscriptionModelInfoSchema).optional(),
   /**
    * The providers of each base model, keyed by model id, first = the one the simulator routes to. A model
    * without an entry has one provider: its speech provider, or the part of its `name` before `: `.
@@ -281,6 +309,8 @@ export type ModelRecord = z.output<typeof ModelRecordSchema>;
 export type Alias = z.output<typeof AliasSchema>;
 /** Speech facts of one TTS model (see {@link SpeechModelInfoSchema}). */
 export type SpeechModelInfo = z.output<typeof SpeechModelInfoSchema>;
+/** Transcription facts of one speech-to-text model (see {@link TranscriptionModelInfoSchema}). */
+export type TranscriptionModelInfo = z.output<typeof TranscriptionModelInfoSchema>;
 /** One provider of a model (see {@link ProviderEntrySchema}). */
 export type ProviderEntry = z.output<typeof ProviderEntrySchema>;
 /** A Generation record as the gateway serves it (see {@link GenerationRecordSchema}). Unknown keys are kept. */
@@ -310,6 +340,8 @@ export interface Fixtures {
    * with {@link entryOf} (own entries only).
    */
   speech: Record<string, SpeechModelInfo>;
+  /** Transcription facts keyed by base model id (see `ModelsFileSchema`); look an id up with {@link entryOf}. */
+  transcription?: Record<string, TranscriptionModelInfo> | undefined;
   /**
    * The providers of base models, keyed by model id (models without an entry get a default; see `ModelsFileSchema`).
    * Look an id up with {@link entryOf}.
@@ -322,4 +354,9 @@ export interface Fixtures {
    * by the normalized request; a speech request whose key is here is answered with those bytes. None by default.
    */
   recordings?: Recordings | undefined;
+  /**
+   * Transcripts of audio apps bring (a fixtures folder's `transcripts.json`, `transcript-schema.ts`), keyed by the
+   * audio's SHA-256 (hex); a transcription of audio whose hash is here answers that transcript. None by default.
+   */
+  transcripts?: ReadonlyMap<string, FixtureTranscript> | undefined;
 }

@@ -125,7 +125,7 @@ export function parseModelsFile(value: unknown, file = 'models.json', known?: Re
 
 /** The fixtures held by both files' contents, taken as they are (the package's own, validated by its tests). */
 export function fixturesOf(models: ModelsFile, generations: GenerationsFile): Fixtures {
-  return { models: models.models, aliases: models.aliases, speech: models.speech, providers: models.providers, generations: generations.generations };
+  return { models: models.models, aliases: models.aliases, speech: models.speech, transcription: models.transcription, providers: models.providers, generations: generations.generations };
 }
 
 /** Cross-references inside models.json that a schema cannot express; `list` names the list of records in errors. */

@@ -6,7 +6,10 @@
  * @module
  */
 import { Accounts, parseKeys } from '../accounts/accounts.js';
-import { createAudioRenderer } from '../audio/renderer.js';
+import { createAudioRenderer, type AudioRequest } from '../audio/renderer.js';
+import { decodeBase64WithAtob } from '../transcription/request-body.js';
+import type { SaidAudio } from '../transcription/said-audio.js';
+import { createSaidIndex } from '../transcription/said-index.js';
 import { createCatalog } from '../catalog/catalog.js';
 import { collectAudio, replaySpeech, type ReplayedAudio } from '../journal/audio-replay.js';
 import { Clock, systemNow } from '../base/clock.js';
@@ -231,11 +234,20 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     events.emit('clock', () => clockStateOf(clock));
     link.writing(store.setClock(clock.setting()), 'sharing a clock move');
   });
+  const said = createSaidIndex(store, report);
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, store),
     speech: speech.mode,
-    audio: createAudioRenderer({ mp3Wasm: platform.mp3Wasm, flite: speech.flite, ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }) }),
+    audio: createAudioRenderer({
+      mp3Wasm: platform.mp3Wasm,
+      flite: speech.flite,
+      ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }),
+      said: (req, bytes, samples, pieces) => said.said(saidAudioOf(req, samples, pieces), bytes),
+    }),
+    said,
+    transcripts: fixtures.transcripts,
+    decodeBase64: platform.decodeBase64 ?? decodeBase64WithAtob,
     store,
     seed,
     clock,
@@ -318,4 +330,9 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   };
   contexts.set(gateway, context);
   return gateway;
+}
+
+/** What the said index keeps of a rendered request (`src/core/transcription/said-audio.ts`). */
+function saidAudioOf(req: AudioRequest, samples: number, pieces: readonly number[] | undefined): SaidAudio {
+  return { input: req.input, voice: req.voice, speed: req.speed, seed: req.seed, mode: req.mode ?? 'tones', format: req.format, samples, ...(pieces ? { pieces: [...pieces] } : {}) };
 }

@@ -124,9 +124,9 @@ export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, e
 
   /** The entry of `request`, answered as `answered`, recorded and announced; the response the adapter gets. */
   function record(request: CoreRequest, answered: Answered, started: number): MaybePromise<CoreResponse> {
-    const { response, route, session, applied, audio } = answered;
+    const { response, route, session, applied, audio, transcription } = answered;
     const time = clock.now();
-    const kept = journaledBody(request);
+    const kept = answered.requestBody === undefined ? journaledBody(request) : { body: answered.requestBody, bytes: JSON.stringify(answered.requestBody).length };
     const headers = redactHeaders(request.headers);
     const bytes = ENTRY_OVERHEAD_BYTES + kept.bytes + headersBytes(headers) + headersBytes(response.headers) + request.path.length + request.query.length;
     // An answer of one piece sent without delay is complete now: its entry is recorded whole, in one write.
@@ -153,6 +153,7 @@ export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, e
         body_end: now ? now.end : null,
         error: errorOf(response),
         audio: response.status === 200 ? (audio ?? null) : null,
+        transcription: response.status === 200 ? (transcription ?? null) : null,
       },
       bytes,
     );

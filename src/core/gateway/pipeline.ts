@@ -29,13 +29,17 @@ import { APPLIED_HEADER, SCENARIO_HEADER, SESSION_HEADER, STATUS_HEADER, type Ap
 import { bearerKey } from '../accounts/auth.js';
 import { keyDigest, sessionOf } from '../accounts/session.js';
 import type { OperationAnswer } from '../operations/call.js';
-import { andThen, type CoreRequest, type CoreResponse, type MaybePromise, type SpeechAudio } from '../base/types.js';
+import { andThen, type CoreRequest, type CoreResponse, type MaybePromise, type SpeechAudio, type TranscriptionFacts } from '../base/types.js';
 
 /** What the pipeline made of one request: the response and what the journal records about it. */
 export interface Answered {
   readonly response: CoreResponse;
   /** What a speech answer's body renders (the operation's), for the journal's `audio`; adapters never see it. */
   readonly audio?: SpeechAudio | undefined;
+  /** What a transcription answer transcribed (the operation's), for the journal's `transcription`. */
+  readonly transcription?: TranscriptionFacts | undefined;
+  /** The request body as the journal keeps it, when the operation gave one (`OperationAnswer.requestBody`). */
+  readonly requestBody?: unknown;
   /** The matched route, or `undefined` for an unknown path. */
   readonly route: RouteMatch | undefined;
   /** The session the request ran in (`X-Mock-Session`, else derived from the key it sent, else `no-key`). */
@@ -107,19 +111,19 @@ export function createPipeline(ctx: GatewayContext, scenarios: ScenarioEngine, b
     const scenario = scenarios.select(header(request.headers, STATUS_HEADER), header(request.headers, SCENARIO_HEADER));
     const applying = scenario ? scenarios.apply(scenario, session, factsOf(request, match)) : undefined;
     return andThen(applying, (applied) => {
-      if (!applied) return andThen(operate(request, match, account, speech), ({ response, audio }) => ({ response, audio, route: match, session, applied }));
+      if (!applied) return andThen(operate(request, match, account, speech), (operated) => ({ ...operated, route: match, session, applied }));
       const ruled = ruleResponse(applied, ctx.clock.now(), session, account.userId);
       const operated: MaybePromise<OperationAnswer> = ruled ? { response: ruled } : operate(request, match, account, speech);
-      return andThen(operated, ({ response, audio }) => {
+      return andThen(operated, ({ response, ...kept }) => {
         const effects = !ruled && response.status === 200;
         return {
+          ...kept,
           response: {
             ...response,
             body: effects ? withAudioEffects(applied.rule, response.body) : response.body,
             delayMs: delayOf(applied.rule, applied.draw),
             headers: { ...response.headers, [APPLIED_HEADER]: `${applied.scenario}/${applied.ruleName}` },
           },
-          audio,
           route: match,
           session,
           applied,

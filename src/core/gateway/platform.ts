@@ -43,6 +43,11 @@ export interface Platform {
   fliteWasm(location: string | URL | undefined): FliteWasmSource | string;
   /** Reading files and folders named by options; absent where there is no file system (browsers). */
   readonly files?: PlatformFiles | undefined;
+  /**
+   * Decodes base64 text already checked to be base64 (a transcription's `input_audio.data`), where the platform has
+   * a decoder faster than `atob` (Node.js: `Buffer`); absent: `atob`.
+   */
+  readonly decodeBase64?: ((text: string) => Uint8Array) | undefined;
   /** This process's default replica id (option `replicaId`): `<hostname>:<pid>` in Node.js, `browser` in browsers. */
   replicaId(): string;
   /**

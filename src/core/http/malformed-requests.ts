@@ -51,8 +51,8 @@ export function badUrl(target: string): CoreResponse {
 }
 
 /** A request body over `MAX_BODY_BYTES` (by its `Content-Length`, or once it passes the limit): 413, the core's own message. */
-export function bodyTooLarge(): CoreResponse {
-  return errorResponse(413, { message: bodyTooLargeMessage() });
+export function bodyTooLarge(limit?: number): CoreResponse {
+  return errorResponse(413, { message: bodyTooLargeMessage(limit) });
 }
 
 /** A request body that ended before its `Content-Length` said, or failed while it was read (`detail`): 400. */

@@ -3,7 +3,8 @@
  * MSW handlers build their URL patterns from {@link ROUTES} ({@link interceptPattern}), so every adapter routes
  * alike.
  *
- * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `getModel`
+ * Sources: the gateway's OpenAPI operations `createAudioSpeech` (`POST /audio/speech`), `createAudioTranscriptions`
+ * (`POST /audio/transcriptions`, JSON or multipart), `getModel`
  * (`GET /model/{author}/{slug}`) and `getGeneration` (`GET /generation?id=`), and the discovery and account reads
  * `getModels` (`GET /models`), `listModelsCount` (`GET /models/count`), `listEndpoints`
  * (`GET /models/{author}/{slug}/endpoints`), `getCurrentKey` (`GET /key`) and `getCredits` (`GET /credits`), and the
@@ -15,11 +16,11 @@
 
 /**
  * The operations the simulator answers, by the name the journal and scenario rules (`match.operation`) use:
- * `speech` (`createAudioSpeech`), `model` (`getModel`), `generation` (`getGeneration`), `models` (`getModels`),
+ * `speech` (`createAudioSpeech`), `transcription` (`createAudioTranscriptions`), `model` (`getModel`), `generation` (`getGeneration`), `models` (`getModels`),
  * `models-count` (`listModelsCount`), `endpoints` (`listEndpoints`), `key` (`getCurrentKey`), `credits`
  * (`getCredits`), `speech-models` (`listSpeechModels`) and `speech-model` (`getSpeechModel`).
  */
-export const OPERATIONS = ['speech', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits', 'speech-models', 'speech-model'] as const;
+export const OPERATIONS = ['speech', 'transcription', 'model', 'generation', 'models', 'models-count', 'endpoints', 'key', 'credits', 'speech-models', 'speech-model'] as const;
 
 /** One operation the simulator answers. */
 export type Operation = (typeof OPERATIONS)[number];
@@ -40,6 +41,7 @@ export interface Route {
 /** Every route, in the order they are matched. */
 export const ROUTES: readonly Route[] = [
   { operation: 'speech', operationId: 'createAudioSpeech', method: 'POST', path: '/audio/speech' },
+  { operation: 'transcription', operationId: 'createAudioTranscriptions', method: 'POST', path: '/audio/transcriptions' },
   { operation: 'model', operationId: 'getModel', method: 'GET', path: '/model/{author}/{slug}' },
   { operation: 'generation', operationId: 'getGeneration', method: 'GET', path: '/generation' },
   { operation: 'models', operationId: 'getModels', method: 'GET', path: '/models' },

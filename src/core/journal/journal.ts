@@ -4,9 +4,9 @@
  * @module
  */
 import type { Operation } from '../http/routes.js';
-import type { BodyEnd, SpeechAudio } from '../base/types.js';
+import type { BodyEnd, SpeechAudio, TranscriptionFacts } from '../base/types.js';
 
-export type { BodyEnd, SpeechAudio } from '../base/types.js';
+export type { BodyEnd, SpeechAudio, TranscriptionFacts } from '../base/types.js';
 
 /**
  * The error envelope of an error answer, as the client received it (parsed from the body).
@@ -90,6 +90,11 @@ export interface JournalEntry {
    * again (`GET /__mock/requests/<seq>/audio`, `gateway.audioOf(seq)`); `null` otherwise.
    */
   audio: SpeechAudio | null;
+  /**
+   * For a transcription answer with status 200: what was transcribed (the audio's format, size, hash and length,
+   * where the transcript came from, its text); `null` otherwise. Absent in entries made before transcription.
+   */
+  transcription?: TranscriptionFacts | null;
 }
 
 /** Filters of {@link Journal.list}; every given field must match. */

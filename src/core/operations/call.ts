@@ -9,7 +9,7 @@
 import type { Account } from '../accounts/accounts.js';
 import type { GatewayContext } from './context.js';
 import type { SpeechMode } from '../audio/types.js';
-import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio } from '../base/types.js';
+import type { CoreRequest, CoreResponse, MaybePromise, SpeechAudio, TranscriptionFacts } from '../base/types.js';
 
 /** One call of an operation. */
 export interface OperationCall {
@@ -30,6 +30,13 @@ export interface OperationAnswer {
   readonly response: CoreResponse;
   /** What a speech answer's body renders (the journal's `audio`, from which the admin API renders it again). */
   readonly audio?: SpeechAudio | undefined;
+  /** What a transcription answer transcribed (the journal's `transcription`). */
+  readonly transcription?: TranscriptionFacts | undefined;
+  /**
+   * The request body as the journal keeps it, when the operation reads one the journal cannot keep as sent (a
+   * multipart upload, base64 audio): its fields, the audio named by its size. Default: the JSON body as sent.
+   */
+  readonly requestBody?: unknown;
 }
 
 /**

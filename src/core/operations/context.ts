@@ -11,6 +11,9 @@ import type { SpeechMode } from '../audio/types.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '../base/clock.js';
 import type { Recordings } from '../formats/recording-schema.js';
+import type { FixtureTranscript } from '../formats/transcript-schema.js';
+import type { Base64Decoder } from '../transcription/request-body.js';
+import type { SaidIndex } from '../transcription/said-index.js';
 import type { GenerationStore } from '../generations/known-generations.js';
 import type { GatewayStore } from '../store/types.js';
 
@@ -39,4 +42,10 @@ export interface GatewayContext {
   readonly generationDelay: number | 'realistic';
   /** Recorded speech answers of a `fixtures` folder (`Fixtures.recordings`), keyed by `speechKeyOf`; undefined when none. */
   readonly recordings?: Recordings | undefined;
+  /** Transcripts of audio apps bring (`Fixtures.transcripts`), by the audio's SHA-256; undefined when none. */
+  readonly transcripts?: ReadonlyMap<string, FixtureTranscript> | undefined;
+  /** Audio this simulator said, found again by its hash for transcription (fed by the renderer's `said` hook). */
+  readonly said: SaidIndex;
+  /** The platform's base64 decoder (`Platform.decodeBase64`, else `atob`). */
+  readonly decodeBase64: Base64Decoder;
 }

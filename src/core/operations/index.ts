@@ -13,6 +13,7 @@ import { getModel } from './model.js';
 import { getModels } from './models.js';
 import { listModelsCount } from './models-count.js';
 import { createSpeech } from './speech.js';
+import { createTranscription } from './transcription.js';
 import { getSpeechModel } from './speech-model.js';
 import { listSpeechModels } from './speech-models.js';
 
@@ -30,6 +31,7 @@ const responding =
 /** The handler of each operation of `ROUTES` (`src/core/http/routes.ts`). */
 export const OPERATION_HANDLERS: Readonly<Record<Operation, OperationHandler>> = {
   speech: createSpeech,
+  transcription: createTranscription,
   model: responding(getModel),
   generation: responding(getGeneration),
   models: responding(getModels),

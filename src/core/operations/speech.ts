@@ -18,6 +18,7 @@ import { recordedDurationMs, speechKeyOf, type RecordedAudio } from '../formats/
 import type { ResolvedModel } from '../catalog/catalog.js';
 import { acceptanceOf, speechModelOf } from '../catalog/speech-models.js';
 import type { GatewayContext } from './context.js';
+import { chargeCall } from './charge.js';
 import type { Account } from '../accounts/accounts.js';
 import type { CoreRequest } from '../base/types.js';
 
@@ -248,9 +249,7 @@ interface OpenedSpeech {
  */
 function billed(ctx: GatewayContext, call: BilledCall, open: () => OpenedSpeech): MaybePromise<OperationAnswer> {
   const { account, model, characters } = call;
-  const now = ctx.clock.now();
-  const charge = (): MaybePromise<void> => ctx.accounts.charge(account, speechCost(characters, model.record.pricing.prompt), now);
-  const counted = model.variant === 'free' ? andThen(ctx.accounts.consumeFreeModelLimit(account, model.record.id, now), charge) : charge();
+  const counted = chargeCall(ctx, account, model, speechCost(characters, model.record.pricing.prompt));
   return andThen(andThen(counted, () => ctx.store.nextSerial()), (serial) => {
     const opened = open();
     const generation = buildSpeechGeneration(ctx, { ...call, audioDurationMs: opened.durationMs }, generationIdOf(ctx.seed, serial));
@@ -285,5 +284,5 @@ function answerRecorded(ctx: GatewayContext, request: CoreRequest, account: Acco
 
 /** The stand-in for a recorded model the catalog does not have: priced 0, no provider (see {@link answerRecorded}). */
 function uncataloged(id: string): ResolvedModel {
-  return { record: { id, pricing: { prompt: '0', completion: '0' } } as ResolvedModel['record'], baseId: id, variant: null, speech: null };
+  return { record: { id, pricing: { prompt: '0', completion: '0' } } as ResolvedModel['record'], baseId: id, variant: null, speech: null, transcription: null };
 }

@@ -2,7 +2,7 @@
  * The default {@link GatewayStore}: the state of one gateway in this process's memory, every answer at once (no
  * promise on the request path). Each store that grows with traffic is a bounded map (`bounded-map.ts`): windows,
  * ledgers and counters by {@link TRAFFIC_BOUND}, records by `maxGenerations`, the journal by `journalSize` and
- * `journalBytes`.
+ * `journalBytes`, said audio (for transcription) by `SAID_BOUND` entries and `SAID_BOUND_BYTES`.
  *
  * @module
  */
@@ -10,7 +10,8 @@ import { TRAFFIC_BOUND, boundedMap } from '../base/bounded-map.js';
 import { DailyLedger } from '../accounts/daily-ledger.js';
 import type { RateLimit } from '../accounts/rate-limit.js';
 import type { Journal } from '../journal/journal.js';
-import type { CompactGeneration, GatewayStore, LedgerName, LedgerState, StoreJournal, StoredRecord, WindowVerdict } from './types.js';
+import { LRUCache } from 'lru-cache';
+import { SAID_BOUND, SAID_BOUND_BYTES, type CompactGeneration, type GatewayStore, type LedgerName, type LedgerState, type StoreJournal, type StoredRecord, type WindowVerdict } from './types.js';
 
 /** A fixed window: its first request's time (epoch ms) and the requests counted in it. */
 interface Window {
@@ -71,6 +72,9 @@ export function createMemoryStore(options: MemoryStoreOptions): GatewayStore {
   const ledgers = boundedMap<string, Ledgers>(bound);
   const counters = boundedMap<string, number>(bound);
   const generations = boundedMap<string, Held>(Math.max(1, options.maxGenerations));
+  // Made on first use: a gateway that never speaks pays nothing for it.
+  let said: LRUCache<string, string> | undefined;
+  const saidMap = () => (said ??= new LRUCache<string, string>({ max: SAID_BOUND, maxSize: SAID_BOUND_BYTES, sizeCalculation: (text) => Math.max(1, text.length * 2) }));
   let serial = 0;
 
   const ledgersOf = (digest: string): Ledgers => {
@@ -127,6 +131,10 @@ export function createMemoryStore(options: MemoryStoreOptions): GatewayStore {
     ledger(name: LedgerName, digest): LedgerState {
       return ledgers.get(digest)?.[name].state() ?? EMPTY_LEDGER;
     },
+    rememberSaid(sha256, text) {
+      if (text.length * 2 <= SAID_BOUND_BYTES) saidMap().set(sha256, text);
+    },
+    recallSaid: (sha256) => said?.get(sha256),
     countRule(slot) {
       const seen = counters.get(slot) ?? 0;
       counters.set(slot, seen + 1);

@@ -28,6 +28,12 @@ import type { MaybePromise } from '../base/types.js';
 export type { ClockSetting } from '../base/clock.js';
 export type { AccountsStore, LedgerName, LedgerState, WindowVerdict };
 
+/** Most said audios a store keeps for transcription (`GatewayStore.rememberSaid`). */
+export const SAID_BOUND = 20_000;
+
+/** Most text of said audios a store keeps for transcription, bytes (16 MiB; counted as UTF-16 code units × 2 in memory). */
+export const SAID_BOUND_BYTES = 16 * 1024 * 1024;
+
 /** A speech call's record kept compact, and expanded on lookup (`SpeechGeneration` of `generations/speech-generation.ts`). */
 export interface CompactGeneration {
   /** The record's id (`gen-tts-...`). */
@@ -146,6 +152,15 @@ export interface GatewayStore extends AccountsStore {
   /** A speech call's record, whatever its readiness, or `undefined`. */
   getGeneration(id: string): MaybePromise<StoredRecord | undefined>;
 
+  /**
+   * Remembers audio this simulator said, for transcription: `said` (JSON text of `SaidAudio`,
+   * `src/core/transcription/said-audio.ts`) under the SHA-256 of its bytes (64 hex digits). Bounded: at most
+   * {@link SAID_BOUND} entries and {@link SAID_BOUND_BYTES} of text, the least recently remembered or recalled dropped
+   * first. Not cleared by `reset()`: audio once said stays recognizable.
+   */
+  rememberSaid(sha256: string, said: string): MaybePromise<void>;
+  /** The text {@link rememberSaid} kept under `sha256`, or `undefined` (never said, or dropped by the bound). */
+  recallSaid(sha256: string): MaybePromise<string | undefined>;
   /** Counts one use of scenario counter `slot` (a fixed-size digest) and gives the count before it. */
   countRule(slot: string): MaybePromise<number>;
 

@@ -327,6 +327,11 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
         async () => ledgerState((await client.mrReadLedger(keys.control, keys.prefix, stateBound, digest, name, LEDGER_TTL_MS)) as string[]),
         stateSite(keys, `ledger:${name}`, 'ledgers', digest),
       ),
+    rememberSaid: (sha256, text) =>
+      run(async () => {
+        await client.set(`${keys.prefix}said:${sha256}`, text);
+      }, keySite(`${keys.prefix}said:${sha256}`)),
+    recallSaid: (sha256) => run(async () => (await client.get(`${keys.prefix}said:${sha256}`)) ?? undefined, keySite(`${keys.prefix}said:${sha256}`)),
     countRule: (slot) =>
       run(async () => Number(await client.mrCountRule(keys.control, keys.prefix, stateBound, slot, COUNTER_TTL_MS)), stateSite(keys, 'rule', 'rules', slot)),
 

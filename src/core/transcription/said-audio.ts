@@ -1,0 +1,72 @@
+/**
+ * Audio this simulator said, as the transcription operation finds it again: what made it (the speech request's
+ * input, voice, speed, seed and mode), keyed by the SHA-256 of its bytes as they were sent (the MP3 or the PCM; PCM
+ * saved with a WAV header is known by its `data` chunk, which is the same PCM).
+ *
+ * The entries go through the gateway's store (`rememberSaid`/`recallSaid` of `src/core/store/types.ts`), as JSON
+ * text: a store shared by replicas may hold anything, so what comes back is checked ({@link parseSaid}) before use.
+ *
+ * @module
+ */
+import * as z from 'zod';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+
+/** Longest input kept for one said audio, characters: longer answers are not indexed (no speech model takes more). */
+export const MAX_SAID_INPUT_CHARS = 10_000;
+
+/** Pieces (`words` mode) kept for one said audio at most: longer answers keep none, and their word times are estimated whole. */
+export const MAX_SAID_PIECES = 2_000;
+
+/**
+ * What made one audio answer (JSON, snake_case, as kept in a store).
+ *
+ * - `input`, `voice`, `speed` (0.25–4, as rendered), `seed`, `mode` (`tones` or `words`), `format` (`pcm` or `mp3`):
+ *   the speech request as rendered.
+ * - `samples`: the audio's length in samples at 24,000 Hz.
+ * - `pieces`: for `words`, the samples of each piece Flite said, in order (`src/core/audio/words/pieces.ts`), when
+ *   known: the word times of a transcript are placed within them.
+ */
+export const SaidAudioSchema = z.strictObject({
+  input: z.string().max(MAX_SAID_INPUT_CHARS),
+  voice: z.string().max(1024),
+  speed: z.number().min(0.25).max(4),
+  seed: z.number().finite(),
+  mode: z.enum(['tones', 'words']),
+  format: z.enum(['pcm', 'mp3']),
+  samples: z.int().nonnegative(),
+  pieces: z.array(z.int().nonnegative()).max(MAX_SAID_PIECES).optional(),
+});
+
+/** See {@link SaidAudioSchema}. */
+export type SaidAudio = z.output<typeof SaidAudioSchema>;
+
+/**
+ * A said audio from its JSON text (as a store gave it back).
+ *
+ * @returns the entry, or `undefined` when the text is not JSON of {@link SaidAudioSchema}'s shape (it is then ignored,
+ *   and the audio transcribed as foreign audio).
+ */
+export function parseSaid(text: string): SaidAudio | undefined {
+  try {
+    const parsed = SaidAudioSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes from which {@link sha256Hex} hands the work to the platform's Web Crypto, when it has one (off the event loop in Node.js). */
+const SUBTLE_FROM_BYTES = 64 * 1024;
+
+/**
+ * The SHA-256 of `bytes`, as 64 lower-case hex digits: Web Crypto's `crypto.subtle.digest` where the platform has it
+ * (Node.js, and browsers in a secure context), else `@noble/hashes`.
+ */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle && bytes.byteLength >= SUBTLE_FROM_BYTES) {
+    return bytesToHex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+  }
+  return bytesToHex(sha256(bytes));
+}

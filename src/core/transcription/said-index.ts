@@ -1,0 +1,68 @@
+/**
+ * The index from audio this simulator said to what made it (`docs/transcription.md`, "Audio this simulator said"):
+ * each finished speech render is hashed (SHA-256 of its bytes as sent) and remembered in the gateway's store, where
+ * every replica sharing the store finds it. The store bounds it (`rememberSaid` of `src/core/store/types.ts`).
+ *
+ * Hashing runs in the background (Web Crypto, off the event loop in Node.js); a lookup first waits for the hashes
+ * under way, so audio whose last byte a client has read is always found.
+ *
+ * @module
+ */
+import type { MaybePromise } from '../base/types.js';
+import { MAX_SAID_INPUT_CHARS, MAX_SAID_PIECES, parseSaid, sha256Hex, type SaidAudio } from './said-audio.js';
+
+/** What the index needs of the gateway's store (`GatewayStore`): keeping and finding said audio by hash, as JSON text. */
+export interface SaidStore {
+  rememberSaid(sha256: string, said: string): MaybePromise<void>;
+  recallSaid(sha256: string): MaybePromise<string | undefined>;
+}
+
+/** The index; see the module's comment. */
+export interface SaidIndex {
+  /**
+   * Remembers that `bytes` were said as `said`, in the background (a failure goes to the gateway's error report and
+   * the audio is then transcribed as foreign audio). An input over 10,000 characters is not indexed.
+   */
+  said(said: SaidAudio, bytes: Uint8Array): void;
+  /**
+   * What made the audio of one of `hashes` (SHA-256, hex), tried in order, once the hashes under way are done.
+   *
+   * @throws (rejects with) the store's error (a shared store away: its 503).
+   */
+  recall(hashes: readonly string[]): Promise<SaidAudio | undefined>;
+}
+
+/**
+ * Creates the index over `store`.
+ *
+ * @param report where a failed hash or store write is reported (`(error, where)`).
+ */
+export function createSaidIndex(store: SaidStore, report: (error: unknown, where: string) => void): SaidIndex {
+  const pending = new Set<Promise<void>>();
+  /** Hashes of bodies already hashed (a cached answer sent again is the same bytes object). */
+  const known = new WeakMap<Uint8Array, string>();
+  return {
+    said(said, bytes) {
+      if (said.input.length > MAX_SAID_INPUT_CHARS) return;
+      const entry = said.pieces && said.pieces.length > MAX_SAID_PIECES ? { ...said, pieces: undefined } : said;
+      const text = JSON.stringify(entry);
+      const hash = known.get(bytes);
+      const work = (async () => {
+        const digest = hash ?? (await sha256Hex(bytes));
+        known.set(bytes, digest);
+        await store.rememberSaid(digest, text);
+      })().catch((error: unknown) => report(error, 'indexing said audio for transcription'));
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    },
+    async recall(hashes) {
+      if (pending.size > 0) await Promise.all([...pending]);
+      for (const hash of hashes) {
+        const text = await store.recallSaid(hash);
+        const said = text === undefined ? undefined : parseSaid(text);
+        if (said) return said;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * When each word of a text is said in audio this simulator made (`docs/transcription.md`, "Word times"):
+ *
+ * - tones: exactly, from the synthesis plan. Each whitespace-separated token of the input has the syllables the
+ *   tokenizer gives it (`src/core/audio/tokenize.ts`), and each syllable is one burst of the plan
+ *   (`src/core/audio/plan.ts`): a word starts with its first burst and ends with its last.
+ * - words: the pieces Flite said are known to the sample (`src/core/audio/words/pieces.ts`); within a piece, time is
+ *   shared among its characters evenly (Flite gives no word times), so a word's times are an estimate within its
+ *   piece.
+ *
+ * Times are seconds from the start of the audio, rounded to the millisecond.
+ *
+ * @module
+ */
+import { SAMPLE_RATE } from '../audio/format.js';
+import { planSpeech } from '../audio/plan.js';
+import { tokenize } from '../audio/tokenize.js';
+import { speechPieces } from '../audio/words/pieces.js';
+import type { SaidAudio } from './said-audio.js';
+
+/** One word of a transcript and when it is said, seconds. `from` and `to` are its token's code-unit offsets in the text. */
+export interface TimedWord {
+  readonly word: string;
+  readonly start: number;
+  readonly end: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A whitespace-separated token of a text: its offsets, and its word (the token without leading and trailing punctuation; `''` for punctuation only). */
+interface Token {
+  readonly from: number;
+  readonly to: number;
+  readonly word: string;
+}
+
+const EDGE_PUNCTUATION = /^\p{P}+|\p{P}+$/gu;
+
+/** The whitespace-separated tokens of `text`, in order. */
+function tokensOf(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(/\S+/gu)) {
+    tokens.push({ from: match.index, to: match.index + match[0].length, word: match[0].replace(EDGE_PUNCTUATION, '') });
+  }
+  return tokens;
+}
+
+/** The words of `text`: its whitespace-separated tokens without leading and trailing punctuation, punctuation-only tokens left out. */
+export function wordsOfText(text: string): string[] {
+  return tokensOf(text)
+    .map((token) => token.word)
+    .filter((word) => word !== '');
+}
+
+const seconds = (samples: number): number => Math.round((samples / SAMPLE_RATE) * 1000) / 1000;
+
+/**
+ * The words of `said.input` with the times at which `said`'s audio says them.
+ *
+ * @returns one entry per word of {@link wordsOfText}, in order, each `end ≥ start`, within the audio's length.
+ */
+export function wordTimesOf(said: SaidAudio): TimedWord[] {
+  const tokens = tokensOf(said.input);
+  return (said.mode === 'tones' ? tonesTimes(said, tokens) : undefined) ?? spreadTimes(said, tokens);
+}
+
+/**
+ * Tones: the plan's bursts, one per syllable, given to the tokens in order; `undefined` when the tokens' syllables
+ * do not add up to the plan's bursts (a text whose tokens the tokenizer reads differently together than apart).
+ */
+function tonesTimes(said: SaidAudio, tokens: readonly Token[]): TimedWord[] | undefined {
+  const { bursts } = planSpeech({ input: said.input, voice: said.voice, speed: said.speed, seed: said.seed });
+  const counts = tokens.map((token) => tokenize(said.input.slice(token.from, token.to)).tokens.filter((t) => t.kind === 'syllable').length);
+  if (counts.reduce((sum, n) => sum + n, 0) !== bursts.length) return undefined;
+  const words: TimedWord[] = [];
+  let next = 0;
+  tokens.forEach((token, i) => {
+    const count = counts[i]!;
+    if (token.word !== '') {
+      if (count > 0) {
+        const first = bursts[next]!;
+        const last = bursts[next + count - 1]!;
+        words.push({ word: token.word, start: seconds(first.start), end: seconds(last.start + last.length), from: token.from, to: token.to });
+      } else {
+        // A word that makes no sound (rare: a symbol the tokenizer leaves silent) is placed where the next sound starts.
+        const at = seconds(bursts[next]?.start ?? said.samples);
+        words.push({ word: token.word, start: at, end: at, from: token.from, to: token.to });
+      }
+    }
+    next += count;
+  });
+  return words;
+}
+
+/**
+ * Words mode (or any text whose syllables cannot be matched): time runs evenly over the text's non-space characters
+ * within each piece of `said.pieces` (one piece: the whole audio), so a word is placed by where its characters fall.
+ */
+function spreadTimes(said: SaidAudio, tokens: readonly Token[]): TimedWord[] {
+  const knots = knotsOf(said);
+  const total = tokens.reduce((sum, token) => sum + (token.to - token.from), 0);
+  const at = (chars: number): number => seconds(interpolate(knots, total === 0 ? 0 : chars / total));
+  const words: TimedWord[] = [];
+  let before = 0;
+  for (const token of tokens) {
+    const length = token.to - token.from;
+    if (token.word !== '') words.push({ word: token.word, start: at(before), end: at(before + length), from: token.from, to: token.to });
+    before += length;
+  }
+  return words;
+}
+
+/**
+ * The piecewise-linear map from the share of the text's non-space characters said (0–1) to samples: a knot at the
+ * end of each piece, each piece's share of the characters its own non-space characters' share of all pieces'.
+ */
+function knotsOf(said: SaidAudio): Array<readonly [share: number, samples: number]> {
+  const pieces = said.pieces;
+  const texts = pieces && pieces.length > 0 ? speechPieces(said.input, said.speed) : undefined;
+  if (!pieces || !texts || texts.length !== pieces.length) return [[0, 0], [1, said.samples]];
+  const weights = texts.map((piece) => piece.text.replace(/\s+/gu, '').length);
+  const all = weights.reduce((sum, weight) => sum + weight, 0) || 1;
+  const knots: Array<readonly [number, number]> = [[0, 0]];
+  let share = 0;
+  let samples = 0;
+  pieces.forEach((count, i) => {
+    share += weights[i]! / all;
+    samples += count;
+    knots.push([Math.min(1, share), Math.min(samples, said.samples)]);
+  });
+  return knots;
+}
+
+function interpolate(knots: ReadonlyArray<readonly [number, number]>, share: number): number {
+  for (let i = 1; i < knots.length; i++) {
+    const [s1, t1] = knots[i]!;
+    if (share <= s1) {
+      const [s0, t0] = knots[i - 1]!;
+      return s1 === s0 ? t1 : t0 + ((share - s0) / (s1 - s0)) * (t1 - t0);
+    }
+  }
+  return knots[knots.length - 1]![1];
+}
