@@ -47,7 +47,7 @@ const graph = new Map(files.map((file) => [file, localImports(file)]));
  * clock, ids, the error classes, the envelope builder, the generic validator), `formats` the file formats, the
  * domain rooms come next, `gateway` composes them and `admin` is the standalone server's API around it.
  */
-const CORE_ROOMS = ['base', 'formats', 'http', 'accounts', 'audio', 'catalog', 'scenarios', 'journal', 'store', 'generations', 'operations', 'gateway', 'admin'];
+const CORE_ROOMS = ['base', 'formats', 'http', 'accounts', 'audio', 'transcription', 'catalog', 'scenarios', 'journal', 'store', 'generations', 'operations', 'gateway', 'admin'];
 
 /** The rooms of `src`, lowest first (`index.ts` is the `mockrouter` entry): each may import only those before it. */
 const SRC_ROOMS = ['core', 'node-platform', 'msw', 'node-adapter', 'recorder', 'vitest', 'verify', 'server', 'express', 'browser', 'index.ts', 'cli'];
