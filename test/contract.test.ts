@@ -43,7 +43,7 @@ describe.each(modes)('contract ($name)', (mode) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json');
       const index = await res.json();
-      expect(index.operations.map((o: { operation_id: string }) => o.operation_id)).toEqual(['createAudioSpeech', 'getModel', 'getGeneration', 'getModels', 'listModelsCount', 'listEndpoints', 'getCurrentKey', 'getCredits', 'listSpeechModels', 'getSpeechModel']);
+      expect(index.operations.map((o: { operation_id: string }) => o.operation_id)).toEqual(['createAudioSpeech', 'createAudioTranscriptions', 'getModel', 'getGeneration', 'getModels', 'listModelsCount', 'listEndpoints', 'getCurrentKey', 'getCredits', 'listSpeechModels', 'getSpeechModel']);
       // The standalone server serves the admin API; in-process the gateway object is the admin interface.
       expect(index.admin).toEqual(mock.adminUrl ? expect.arrayContaining(['GET /__mock/health', 'GET /__mock/requests']) : []);
       expect(mock.gateway.journal.size).toBe(before);

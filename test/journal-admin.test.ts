@@ -342,7 +342,7 @@ describe('standalone: admin API under /__mock/', () => {
 
     const badOperation = await admin('requests?operation=chat');
     expect(badOperation.status).toBe(400);
-    expect((await envelope(badOperation)).error.message).toMatch(/^operation: expected speech, model, generation, models, models-count, endpoints, key, credits, speech-models, speech-model or none/);
+    expect((await envelope(badOperation)).error.message).toMatch(/^operation: expected speech, transcription, model, generation, models, models-count, endpoints, key, credits, speech-models, speech-model or none/);
     const badStatus = await admin('requests?status=abc');
     expect(badStatus.status).toBe(400);
     expect((await envelope(badStatus)).error.message).toMatch(/^status: expected an HTTP status code/);

@@ -73,6 +73,7 @@ describe('the index at / and /api/v1', () => {
     expect(index.api).toBe('/api/v1');
     expect(index.operations).toEqual([
       { operation_id: 'createAudioSpeech', method: 'POST', path: '/api/v1/audio/speech' },
+      { operation_id: 'createAudioTranscriptions', method: 'POST', path: '/api/v1/audio/transcriptions' },
       { operation_id: 'getModel', method: 'GET', path: '/api/v1/model/{author}/{slug}' },
       { operation_id: 'getGeneration', method: 'GET', path: '/api/v1/generation' },
       { operation_id: 'getModels', method: 'GET', path: '/api/v1/models' },

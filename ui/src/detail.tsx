@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN, api, errorMessage, reportUnauthorized, type JournalEntry, type SpeechModelDetail } from './api.js';
 import { loadAudio, peaks, type LoadedAudio } from './audio.js';
 import { bytes, millis, pathWithQuery, responseBytes, statusView } from './format.js';
+import { Section } from './section.js';
+import { TranscriptView } from './transcript.js';
 
 function Headers({ headers, label }: { headers: Record<string, string>; label: string }) {
   const names = Object.keys(headers).sort();
@@ -20,15 +22,6 @@ function Headers({ headers, label }: { headers: Record<string, string>; label: s
         ))}
       </tbody>
     </table>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ComponentChildren }) {
-  return (
-    <section class="detail-section">
-      <h3>{title}</h3>
-      {children}
-    </section>
   );
 }
 
@@ -139,7 +132,7 @@ function cutFraction(entry: JournalEntry, byteLength: number): number | undefine
   return Math.min(1, Math.max(0, entry.response_bytes / byteLength));
 }
 
-/** The speech answer of `entry`: fetched from `GET /__mock/requests/<seq>/audio`, played and drawn. */
+/** The speech answer of `entry` (or the audio a transcription heard): fetched from `GET /__mock/requests/<seq>/audio`, played and drawn. */
 function AudioView({ entry }: { entry: JournalEntry }) {
   const [audio, setAudio] = useState<LoadedAudio>();
   const [problem, setProblem] = useState('');
@@ -196,7 +189,7 @@ function AudioView({ entry }: { entry: JournalEntry }) {
       {audio ? (
         <div class="player" data-decoded-duration={audio.duration}>
           <Waveform audio={audio} player={player} cut={cutFraction(entry, audio.byteLength)} />
-          <audio ref={setPlayer} controls preload="auto" src={audio.url} aria-label={`Speech answer of request ${entry.seq}`} />
+          <audio ref={setPlayer} controls preload="auto" src={audio.url} aria-label={`${entry.operation === 'transcription' ? 'Audio transcribed by' : 'Speech answer of'} request ${entry.seq}`} />
         </div>
       ) : problem ? (
         <p class="problem">{problem}</p>
@@ -285,7 +278,8 @@ export function Detail({ entry, onClose }: { entry: JournalEntry; onClose: () =>
   const status = statusView(entry);
   const error = entry.error;
   const isSpeech = entry.operation === 'speech';
-  const hasAudio = entry.audio != null || (isSpeech && entry.status === 200 && entry.audio === undefined);
+  const heard = entry.operation === 'transcription' && entry.status === 200 ? entry.transcription : undefined;
+  const hasAudio = entry.audio != null || (isSpeech && entry.status === 200 && entry.audio === undefined) || typeof heard?.audio_sha256 === 'string';
   const size = responseBytes(entry);
   return (
     <aside class="detail" aria-labelledby="detail-title">
@@ -345,6 +339,7 @@ export function Detail({ entry, onClose }: { entry: JournalEntry; onClose: () =>
             {error.error.metadata && <pre>{json(error.error.metadata)}</pre>}
           </Section>
         )}
+        {heard && <TranscriptView heard={heard} />}
         {hasAudio && <AudioView entry={entry} />}
         {isSpeech && <SpeechModelView entry={entry} />}
         <Section title="Request">

@@ -153,6 +153,29 @@ export function speechAsk(entry: JournalEntry): SpeechAsk | undefined {
   return Object.keys(ask).length > 0 ? ask : undefined;
 }
 
+/**
+ * What transcription request `entry` asked for and heard, in a {@link SpeechAsk}'s shape: the model, the audio's format
+ * (from the answer's `transcription`, else the journaled body's `input_audio` or `file`) and, as `input`, the start of
+ * the transcript (a 200's). `undefined` for another operation, or one that says none of these.
+ */
+export function transcriptionAsk(entry: JournalEntry): SpeechAsk | undefined {
+  if (entry.operation !== 'transcription') return undefined;
+  const body = entry.body !== null && typeof entry.body === 'object' && !Array.isArray(entry.body) ? (entry.body as Record<string, unknown>) : {};
+  const part = (name: string): Record<string, unknown> => {
+    const value = body[name];
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  };
+  const heard = entry.transcription ?? undefined;
+  const ask: SpeechAsk = {};
+  const model = text(body.model) ?? heard?.model;
+  const format = heard?.format ?? text(part('input_audio').format) ?? text(part('file').format);
+  const said = heard?.text.replace(/\s+/g, ' ').trim();
+  if (model !== undefined) ask.model = model;
+  if (format) ask.format = format;
+  if (said) ask.input = [...said].length > INPUT_START ? `${[...said].slice(0, INPUT_START).join('')}…` : said;
+  return Object.keys(ask).length > 0 ? ask : undefined;
+}
+
 /** {@link SpeechAsk} as one line: `openai/gpt-4o-mini-tts · alloy · mp3 · “Hello there”`. */
 export function speechAskText(ask: SpeechAsk): string {
   return [ask.model, ask.voice, ask.format, ask.input === undefined ? undefined : `“${ask.input}”`].filter((part) => part !== undefined).join(' · ');

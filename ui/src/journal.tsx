@@ -4,7 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, type JournalEntry } from './api.js';
 import type { Feed } from './feed.js';
 import { FilterBar, NO_FILTERS, applyFilters, type Filters } from './filters.js';
-import { NO_KEY_SESSION, bytes, clockTime, millis, pathWithQuery, responseBytes, speechAsk, speechAskText, statusView } from './format.js';
+import { NO_KEY_SESSION, bytes, clockTime, millis, pathWithQuery, responseBytes, speechAsk, speechAskText, statusView, transcriptionAsk } from './format.js';
 
 /** Rows drawn at first; "Show more" adds as many again. */
 const ROWS = 300;
@@ -32,10 +32,13 @@ function Clip({ children }: { children: ComponentChildren }) {
   return <span class="clip">{children}</span>;
 }
 
-/** The path cell: the path with its query; for a speech request, what it asked for (model, voice, format, input). */
+/**
+ * The path cell: the path with its query; for a speech request, what it asked for (model, voice, format, input); for a
+ * transcription, its model, the audio's format and the transcript's start.
+ */
 function PathCell({ entry }: { entry: JournalEntry }) {
   const path = pathWithQuery(entry);
-  const ask = speechAsk(entry);
+  const ask = speechAsk(entry) ?? transcriptionAsk(entry);
   if (!ask) {
     return (
       <td class="c-path" title={path}>

@@ -10,8 +10,9 @@ import { createAudioRenderer, type AudioRequest } from '../audio/renderer.js';
 import { decodeBase64WithAtob } from '../transcription/request-body.js';
 import type { SaidAudio } from '../transcription/said-audio.js';
 import { createSaidIndex } from '../transcription/said-index.js';
+import { createHeardAudio } from '../transcription/heard-audio.js';
 import { createCatalog } from '../catalog/catalog.js';
-import { collectAudio, replaySpeech, type ReplayedAudio } from '../journal/audio-replay.js';
+import { collectAudio, replayHeard, replaySpeech, type ReplayedAudio } from '../journal/audio-replay.js';
 import { Clock, systemNow } from '../base/clock.js';
 import { GatewayError, toErrorResponse } from '../base/error-envelope.js';
 import type { GatewayContext } from '../operations/context.js';
@@ -83,7 +84,8 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache). {@link openAudio} read whole. With a shared store the entry is the store's (any replica's), never
+   * audio cache). For a transcription entry: the audio the request sent, as kept by this process (the 32 MiB of
+   * recent clips, each at most 8 MiB; `src/core/transcription/heard-audio.ts`). {@link openAudio} read whole. With a shared store the entry is the store's (any replica's), never
    * one of an earlier run of the store.
    *
    * @returns the content type (`audio/mpeg` or `audio/pcm;rate=24000;channels=1`) and the bytes.
@@ -246,6 +248,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       said: (req, bytes, samples, pieces) => said.said(saidAudioOf(req, samples, pieces), bytes),
     }),
     said,
+    heard: createHeardAudio(),
     transcripts: fixtures.transcripts,
     decodeBase64: platform.decodeBase64 ?? decodeBase64WithAtob,
     store,
@@ -277,7 +280,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
   }
 
   const replayed = (entry: JournalEntry | undefined, seq: number): ReplayedAudio => {
-    const audio = replaySpeech(entry, seq, context.audio, seed);
+    const audio = entry?.operation === 'transcription' ? replayHeard(entry, seq, context.heard) : replaySpeech(entry, seq, context.audio, seed);
     if (typeof audio === 'string') throw new GatewayError(404, { message: audio });
     return audio;
   };

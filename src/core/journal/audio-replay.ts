@@ -8,12 +8,13 @@
  */
 import type { AudioRenderer } from '../audio/renderer.js';
 import { concat } from '../base/bytes.js';
-import type { StreamedBody } from '../http/body.js';
+import { ChunkedBody, type StreamedBody } from '../http/body.js';
+import { HEARD_AUDIO_BYTES, HEARD_CLIP_BYTES, type HeardAudio } from '../transcription/heard-audio.js';
 import { JOURNAL_BODY_LIMIT, type JournalEntry } from './journal.js';
 
 /** The audio to send again: its content type, length and body (rendered as it is read, or from the cache). */
 export interface ReplayedAudio {
-  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
+  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1` (a transcription's clip: the content type of its format). */
   readonly contentType: string;
   /** The body's length, bytes; `undefined` for words not yet rendered (sent without a length). */
   readonly byteLength: number | undefined;
@@ -45,6 +46,23 @@ export function replaySpeech(entry: JournalEntry | undefined, seq: number, rende
   if (missing) return `Journal entry ${seq} was said with words, which this gateway cannot render again: ${missing}`;
   const opened = renderer.open({ input, voice: audio.voice, speed: audio.speed, seed, format: audio.format, mode });
   return { contentType: opened.contentType, byteLength: opened.byteLength, body: opened.body };
+}
+
+/**
+ * Opens the audio a transcription entry `seq` transcribed (`entry`; `undefined` when the journal has none), as heard:
+ * the bytes the request sent, kept by `heard` (`src/core/transcription/heard-audio.ts`).
+ *
+ * @returns the audio, or why there is none (a sentence for a 404 envelope): `No journal entry <seq>`, `Journal entry
+ *   <seq> is not a transcription answer with status 200 of audio bytes`, or that its audio is no longer kept (32 MiB
+ *   of recent clips are, each at most 8 MiB, in the process that heard it).
+ */
+export function replayHeard(entry: JournalEntry | undefined, seq: number, heard: HeardAudio): ReplayedAudio | string {
+  if (!entry) return `No journal entry ${seq}`;
+  const sha256 = entry.transcription?.audio_sha256;
+  if (entry.status !== 200 || entry.operation !== 'transcription' || !sha256) return `Journal entry ${seq} is not a transcription answer with status 200 of audio bytes`;
+  const clip = heard.get(sha256);
+  if (!clip) return `The audio of journal entry ${seq} is no longer kept (the ${HEARD_AUDIO_BYTES / 1024 / 1024} MiB of recent clips, each at most ${HEARD_CLIP_BYTES / 1024 / 1024} MiB, that the replica which heard it keeps)`;
+  return { contentType: clip.contentType, byteLength: clip.bytes.byteLength, body: new ChunkedBody(clip.bytes) };
 }
 
 /** Reads `audio` whole (at once when its chunks are at hand). */

@@ -14,6 +14,7 @@ import type { Recordings } from '../formats/recording-schema.js';
 import type { FixtureTranscript } from '../formats/transcript-schema.js';
 import type { Base64Decoder } from '../transcription/request-body.js';
 import type { SaidIndex } from '../transcription/said-index.js';
+import type { HeardAudio } from '../transcription/heard-audio.js';
 import type { GenerationStore } from '../generations/known-generations.js';
 import type { GatewayStore } from '../store/types.js';
 
@@ -46,6 +47,8 @@ export interface GatewayContext {
   readonly transcripts?: ReadonlyMap<string, FixtureTranscript> | undefined;
   /** Audio this simulator said, found again by its hash for transcription (fed by the renderer's `said` hook). */
   readonly said: SaidIndex;
+  /** The audio of recent transcriptions, for the journal to play again. */
+  readonly heard: HeardAudio;
   /** The platform's base64 decoder (`Platform.decodeBase64`, else `atob`). */
   readonly decodeBase64: Base64Decoder;
 }

@@ -70,6 +70,7 @@ async function heardBytes(ctx: GatewayContext, bytes: Uint8Array, format: Transc
   const facts = readAudio(bytes, format);
   if (typeof facts === 'string') throw new GatewayError(400, { message: `${field}: ${facts} (input_audio.format or the file's name says ${format})` });
   const digest = await sha256Hex(bytes);
+  ctx.heard.keep(digest, bytes, format);
   const fixture = ctx.transcripts?.get(digest);
   if (fixture) return { transcript: fixtureTranscript(fixture, facts.seconds), source: 'fixture', sha256: digest };
   const hashes = [digest];
