@@ -1,5 +1,4 @@
 /** One request in full: summary, error envelope, the speech answer (player and waveform), request and response. */
-import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN, api, errorMessage, reportUnauthorized, type JournalEntry, type SpeechModelDetail } from './api.js';
 import { loadAudio, peaks, type LoadedAudio } from './audio.js';
