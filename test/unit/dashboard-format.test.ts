@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
-import { speechAsk, speechAskText } from '../../ui/src/format.js';
+import { speechAsk, speechAskText, transcriptionAsk } from '../../ui/src/format.js';
 
 const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
 
@@ -65,3 +65,40 @@ describe("a speech row's text", () => {
     expect(speechAsk(entry({ status: 400, body: [1, 2], audio: null }))).toBeUndefined();
   });
 });
+
+describe("a transcription row's text", () => {
+  const heard = (over: Partial<JournalEntry> = {}): JournalEntry =>
+    entry({
+      path: '/api/v1/audio/transcriptions',
+      operation: 'transcription',
+      audio: null,
+      body: { model: 'openai/whisper-1', input_audio: { data: '<9 bytes>', format: 'wav' } },
+      transcription: {
+        model: 'openai/whisper-1',
+        shape: 'json',
+        format: 'wav',
+        audio_bytes: 9,
+        audio_sha256: 'a'.repeat(64),
+        duration_s: 1,
+        source: 'said',
+        response_format: 'json',
+        text: 'Hello\n  there.',
+      },
+      ...over,
+    });
+
+  it('names the model, the format and the transcript, whitespace collapsed', () => {
+    expect(transcriptionAsk(heard())).toEqual({ model: 'openai/whisper-1', format: 'wav', input: 'Hello there.' });
+    expect(speechAsk(heard())).toBeUndefined();
+  });
+
+  it("takes the format of a multipart body's file when the answer was an error", () => {
+    const refused = heard({ status: 400, transcription: null, body: { model: 'openai/whisper-1', file: { name: 'a.mp3', bytes: 3, format: 'mp3' } } });
+    expect(transcriptionAsk(refused)).toEqual({ model: 'openai/whisper-1', format: 'mp3' });
+  });
+
+  it('is undefined for a speech row', () => {
+    expect(transcriptionAsk(entry())).toBeUndefined();
+  });
+});
+
