@@ -22,7 +22,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
-import { TTS } from '../support/speech-model.js';
+import { STT, TTS } from '../support/speech-model.js';
 import { postSpeech } from '../support/speech-request.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -129,6 +129,28 @@ describeWithBrowser('dashboard', () => {
     await page.locator('[data-testid="model-voices"] mark').filter({ hasText: 'alloy' }).waitFor();
     expect(await page.locator('[data-testid="model-formats"] mark').textContent()).toBe('mp3');
     // Console lines of the 400 the page shows nothing of: the page itself made no request that failed.
+    expect(problems.take()).toEqual([]);
+  });
+
+  it('shows a transcription: its transcript, where it came from, and the audio it heard, played at its length', async () => {
+    const { page, problems } = await dashboard();
+    const input = 'The dashboard hears this back.';
+    const pcm = new Uint8Array(await (await postSpeech(server.baseUrl, { model: TTS, input, voice: 'alloy', response_format: 'pcm' }, key)).arrayBuffer());
+    const wav = wavOf(pcm);
+    const form = new FormData();
+    form.append('model', STT);
+    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'heard.wav');
+    const heard = await fetch(`${server.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { Authorization: key.Authorization }, body: form });
+    expect(heard.status).toBe(200);
+    expect(((await heard.json()) as { text: string }).text).toBe(input);
+    const seq = lastSeq();
+    await row(page, seq).click();
+    await expect.poll(() => page.getByTestId('transcript-text').textContent()).toBe(input);
+    expect(await page.getByTestId('transcript-source').textContent()).toMatch(/^audio this simulator said/);
+    await page.waitForFunction(() => ((document.querySelector('.player audio') as HTMLAudioElement | null)?.duration ?? 0) > 0);
+    const duration = await page.locator('.player audio').evaluate((audio: HTMLAudioElement) => audio.duration);
+    expect(Math.abs(duration - pcm.byteLength / 48_000)).toBeLessThan(0.001);
+    expect(await row(page, seq).locator('.c-ask').textContent()).toContain(input);
     expect(problems.take()).toEqual([]);
   });
 
@@ -507,4 +529,26 @@ describeWithBrowser('dashboard', () => {
     console.log(`dashboard screenshots:\n${shots.join('\n')}`);
   }, TIMEOUT);
 });
+
+/** 16-bit 24 kHz mono PCM in a 44-byte WAV header, as a client saves it. */
+function wavOf(pcm: Uint8Array): Uint8Array {
+  const wav = new Uint8Array(44 + pcm.byteLength);
+  const view = new DataView(wav.buffer);
+  const text = (at: number, value: string) => [...value].forEach((char, i) => (wav[at + i] = char.charCodeAt(0)));
+  text(0, 'RIFF');
+  view.setUint32(4, 36 + pcm.byteLength, true);
+  text(8, 'WAVE');
+  text(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, 24_000, true);
+  view.setUint32(28, 48_000, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  text(36, 'data');
+  view.setUint32(40, pcm.byteLength, true);
+  wav.set(pcm, 44);
+  return wav;
+}
 

@@ -8,3 +8,9 @@
 
 /** The id of the speech model the tests use: `openai/gpt-4o-mini-tts-2025-12-15`. */
 export const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+
+/**
+ * The id of the transcription model the tests use: `openai/whisper-1` (`fixtures/models.json`: billed by the second,
+ * `verbose_json`, no diarization, no key terms, no audio by URL).
+ */
+export const STT = 'openai/whisper-1';
