@@ -13,7 +13,7 @@ import { decodeMp3 } from '../support/audio.js';
 import { bundlePage, describeWithBrowser, launchBrowser, pageDir, serveStatic, watchPage, withMswWorker, type PageDir, type PageProblem, type PageWatch, type StaticServer } from '../support/browser.js';
 import type { WorkerPage } from './pages/worker-page.js';
 import { sha256Hex } from '../support/sha256.js';
-import { TTS } from '../support/speech-model.js';
+import { STT, TTS } from '../support/speech-model.js';
 import { coreSpeechRequest } from '../support/speech-request.js';
 
 const SEED = 7;
@@ -115,6 +115,15 @@ describeWithBrowser('mockrouter/browser behind msw\'s service worker, in Chromiu
     const generation = await page.evaluate((id) => (globalThis as unknown as PageGlobal).workerPage.getJson(`/generation?id=${encodeURIComponent(id)}`), id!);
     expect(generation.status).toBe(200);
     expect(generation.body).toMatchObject({ data: { id, model: TTS, api_type: 'tts', tokens_prompt: SPEECH.input.length } });
+  });
+
+  it('transcribes the MP3 it said, uploaded as a multipart file, back to the input with a time for each word', async () => {
+    const heard = await page.evaluate(({ body, stt }) => (globalThis as unknown as PageGlobal).workerPage.hearBack(body, stt), { body: SPEECH, stt: STT });
+    expect(heard.status).toBe(200);
+    const answer = heard.body as { text: string; words: { word: string; start: number; end: number }[]; duration: number };
+    expect(answer.text).toBe(SPEECH.input);
+    expect(answer.words.map((w) => w.word).join(' ')).toBe(SPEECH.input.replace(/[^\p{L}\p{N}\s']/gu, ''));
+    expect(answer.words.at(-1)!.end).toBeLessThanOrEqual(answer.duration);
   });
 
   it('answers 429 with a readable Retry-After for X-Mock-Scenario: rate-limited', async () => {

@@ -106,6 +106,21 @@ const api = {
     }
   },
 
+  /**
+   * POST /audio/speech as MP3, then that MP3 uploaded to POST /audio/transcriptions as a multipart `file` (`model`
+   * `stt`, `verbose_json` with word timestamps): what the page sees, with the JSON body.
+   */
+  async hearBack(body: Record<string, unknown>, stt: string): Promise<Seen & { body: unknown }> {
+    const mp3 = await (await speech({ ...body, response_format: 'mp3' })).arrayBuffer();
+    const form = new FormData();
+    form.append('model', stt);
+    form.append('response_format', 'verbose_json');
+    form.append('timestamp_granularities[]', 'word');
+    form.append('file', new File([mp3], 'speech.mp3', { type: 'audio/mpeg' }));
+    const res = await fetch(`${BASE}/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}` }, body: form });
+    return { ...seen(res), body: await res.json() };
+  },
+
   /** A GET with the key: what the page sees, with the JSON body. */
   async getJson(path: string, headers: Record<string, string> = {}): Promise<Seen & { body: unknown }> {
     const res = await fetch(`${BASE}${path}`, { headers: { Authorization: `Bearer ${KEY}`, ...headers } });
