@@ -5,8 +5,8 @@
  *   tokenizer gives it (`src/core/audio/tokenize.ts`), and each syllable is one burst of the plan
  *   (`src/core/audio/plan.ts`): a word starts with its first burst and ends with its last.
  * - words: the pieces Flite said are known to the sample (`src/core/audio/words/pieces.ts`); within a piece, time is
- *   shared among its characters evenly (Flite gives no word times), so a word's times are an estimate within its
- *   piece.
+ *   shared among its characters evenly, spaces and punctuation included (Flite gives no word times), so a word's
+ *   times are an estimate within its piece.
  *
  * Times are seconds from the start of the audio, rounded to the millisecond.
  *
@@ -93,32 +93,26 @@ function tonesTimes(said: SaidAudio, tokens: readonly Token[]): TimedWord[] | un
 }
 
 /**
- * Words mode (or any text whose syllables cannot be matched): time runs evenly over the text's non-space characters
- * within each piece of `said.pieces` (one piece: the whole audio), so a word is placed by where its characters fall.
+ * Words mode (or any text whose syllables cannot be matched): time runs evenly over the text's characters (spaces and
+ * punctuation included, so words have gaps between them) within each piece of `said.pieces` (one piece: the whole
+ * audio), so a word is placed by where its characters fall.
  */
 function spreadTimes(said: SaidAudio, tokens: readonly Token[]): TimedWord[] {
   const knots = knotsOf(said);
-  const total = tokens.reduce((sum, token) => sum + (token.to - token.from), 0);
-  const at = (chars: number): number => seconds(interpolate(knots, total === 0 ? 0 : chars / total));
-  const words: TimedWord[] = [];
-  let before = 0;
-  for (const token of tokens) {
-    const length = token.to - token.from;
-    if (token.word !== '') words.push({ word: token.word, start: at(before), end: at(before + length), from: token.from, to: token.to });
-    before += length;
-  }
-  return words;
+  const total = said.input.length;
+  const at = (offset: number): number => seconds(interpolate(knots, total === 0 ? 0 : offset / total));
+  return tokens.filter((token) => token.word !== '').map((token) => ({ word: token.word, start: at(token.from), end: at(token.to), from: token.from, to: token.to }));
 }
 
 /**
- * The piecewise-linear map from the share of the text's non-space characters said (0–1) to samples: a knot at the
- * end of each piece, each piece's share of the characters its own non-space characters' share of all pieces'.
+ * The piecewise-linear map from the share of the text said (0–1, by characters) to samples: a knot at the end of each
+ * piece, each piece's share of the text its own characters' share of all pieces' characters.
  */
 function knotsOf(said: SaidAudio): Array<readonly [share: number, samples: number]> {
   const pieces = said.pieces;
   const texts = pieces && pieces.length > 0 ? speechPieces(said.input, said.speed) : undefined;
   if (!pieces || !texts || texts.length !== pieces.length) return [[0, 0], [1, said.samples]];
-  const weights = texts.map((piece) => piece.text.replace(/\s+/gu, '').length);
+  const weights = texts.map((piece) => piece.text.length);
   const all = weights.reduce((sum, weight) => sum + weight, 0) || 1;
   const knots: Array<readonly [number, number]> = [[0, 0]];
   let share = 0;
