@@ -27,7 +27,10 @@ export interface RequestFacts {
   operation: Operation;
   /** For model lookups and endpoint lists: the decoded model id. */
   model?: string | undefined;
-  /** For speech: the parsed JSON body (or `undefined` when it is not an object). */
+  /**
+   * For speech and transcription: the parsed JSON body (or `undefined` when it is not an object; a transcription's
+   * multipart upload, or JSON over 1 MiB, is not read before the rules).
+   */
   speechBody?: () => Record<string, unknown> | undefined;
 }
 
@@ -63,7 +66,7 @@ function matches(rule: Rule, facts: RequestFacts): boolean {
     if (match.format !== undefined && (body?.response_format ?? 'pcm') !== match.format) return false;
   }
   if (match.model !== undefined) {
-    const model = facts.operation === 'speech' ? facts.speechBody?.()?.model : facts.model;
+    const model = facts.operation === 'speech' || facts.operation === 'transcription' ? facts.speechBody?.()?.model : facts.model;
     if (typeof model !== 'string') return false;
     const wanted = match.model;
     if (wanted.endsWith('*') ? !model.startsWith(wanted.slice(0, -1)) : model !== wanted) return false;

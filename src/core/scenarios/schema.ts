@@ -23,7 +23,7 @@ const MATCH_OPERATIONS = [...OPERATIONS, 'any'] as const;
 const MatchSchema = z
   .strictObject({
     operation: z.enum(MATCH_OPERATIONS).default('any').describe(`Operation to match: ${OPERATIONS.join(', ')} or any (default).`),
-    model: z.string().min(1).optional().describe('Model id to match exactly (speech body `model`, or the model of a lookup or endpoints path). A trailing `*` matches a prefix.'),
+    model: z.string().min(1).optional().describe('Model id to match exactly (the `model` of a speech body or of a transcription\'s JSON body up to 1 MiB, or the model of a lookup or endpoints path). A trailing `*` matches a prefix.'),
     voice: z.string().min(1).optional().describe('Speech `voice` to match exactly.'),
     format: z.enum(['mp3', 'pcm']).optional().describe('Speech `response_format` to match (omitted in the request counts as pcm).'),
   })
