@@ -139,7 +139,7 @@ describeWithBrowser('dashboard', () => {
     const wav = wavOf(pcm);
     const form = new FormData();
     form.append('model', STT);
-    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'heard.wav');
+    form.append('file', new Blob([wav as Uint8Array<ArrayBuffer>], { type: 'audio/wav' }), 'heard.wav');
     const heard = await fetch(`${server.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { Authorization: key.Authorization }, body: form });
     expect(heard.status).toBe(200);
     expect(((await heard.json()) as { text: string }).text).toBe(input);

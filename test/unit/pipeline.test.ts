@@ -20,6 +20,9 @@ import { scenarioRegistry } from '../../src/core/scenarios/parse.js';
 import { StreamCut, type CoreBody, type CoreRequest, type CoreResponse } from '../../src/core/base/types.js';
 import { loadFixtures } from '../../src/node-platform/fixtures.js';
 import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
+import { createHeardAudio } from '../../src/core/transcription/heard-audio.js';
+import { decodeBase64WithAtob } from '../../src/core/transcription/request-body.js';
+import { createSaidIndex } from '../../src/core/transcription/said-index.js';
 import { TTS } from '../support/speech-model.js';
 import { coreSpeechRequest } from '../support/speech-request.js';
 
@@ -39,6 +42,11 @@ function setup(): { pipeline: Pipeline; ctx: GatewayContext; scenarios: Scenario
     clock: new Clock(() => NOW, NOW),
     accounts: new Accounts(undefined, store),
     generationDelay: 0,
+    said: createSaidIndex(store, (error) => {
+      throw error;
+    }),
+    heard: createHeardAudio(),
+    decodeBase64: decodeBase64WithAtob,
   };
   const scenarios = new ScenarioEngine(() => scenarioRegistry(loadBuiltinScenarios()), 5, (slot) => store.countRule(slot));
   return { pipeline: createPipeline(ctx, scenarios), ctx, scenarios };
