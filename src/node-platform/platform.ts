@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { Platform } from '../core/gateway/platform.js';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -27,6 +28,7 @@ export const nodePlatform: Platform = {
     return file === undefined ? FLITE_INSTALL_HINT : async () => new Uint8Array(await readFile(file));
   },
   replicaId: () => `${hostname()}:${process.pid}`,
+  sha256Hex: (bytes) => createHash('sha256').update(bytes).digest('hex'),
   // Buffer decodes base64 about four times as fast as atob (a transcription's input_audio.data).
   decodeBase64: (text) => {
     const bytes = Buffer.from(text, 'base64');

@@ -22,6 +22,7 @@ import { loadFixtures } from '../../src/node-platform/fixtures.js';
 import { loadBuiltinScenarios } from '../../src/node-platform/scenarios.js';
 import { createHeardAudio } from '../../src/core/transcription/heard-audio.js';
 import { decodeBase64WithAtob } from '../../src/core/transcription/request-body.js';
+import { sha256Hex } from '../../src/core/transcription/said-audio.js';
 import { createSaidIndex } from '../../src/core/transcription/said-index.js';
 import { TTS } from '../support/speech-model.js';
 import { coreSpeechRequest } from '../support/speech-request.js';
@@ -42,10 +43,15 @@ function setup(): { pipeline: Pipeline; ctx: GatewayContext; scenarios: Scenario
     clock: new Clock(() => NOW, NOW),
     accounts: new Accounts(undefined, store),
     generationDelay: 0,
-    said: createSaidIndex(store, (error) => {
-      throw error;
-    }),
+    said: createSaidIndex(
+      store,
+      (error) => {
+        throw error;
+      },
+      sha256Hex,
+    ),
     heard: createHeardAudio(),
+    sha256: sha256Hex,
     decodeBase64: decodeBase64WithAtob,
   };
   const scenarios = new ScenarioEngine(() => scenarioRegistry(loadBuiltinScenarios()), 5, (slot) => store.countRule(slot));

@@ -8,7 +8,7 @@
 import { Accounts, parseKeys } from '../accounts/accounts.js';
 import { createAudioRenderer, type AudioRequest } from '../audio/renderer.js';
 import { decodeBase64WithAtob } from '../transcription/request-body.js';
-import type { SaidAudio } from '../transcription/said-audio.js';
+import { sha256Hex, type SaidAudio } from '../transcription/said-audio.js';
 import { createSaidIndex } from '../transcription/said-index.js';
 import { createHeardAudio } from '../transcription/heard-audio.js';
 import { createCatalog } from '../catalog/catalog.js';
@@ -236,7 +236,8 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     events.emit('clock', () => clockStateOf(clock));
     link.writing(store.setClock(clock.setting()), 'sharing a clock move');
   });
-  const said = createSaidIndex(store, report);
+  const sha256 = platform.sha256Hex ?? sha256Hex;
+  const said = createSaidIndex(store, report, sha256);
   const context: GatewayContext = {
     catalog: createCatalog(fixtures),
     generations: createGenerationStore(fixtures.generations, store),
@@ -249,6 +250,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     }),
     said,
     heard: createHeardAudio(),
+    sha256,
     transcripts: fixtures.transcripts,
     decodeBase64: platform.decodeBase64 ?? decodeBase64WithAtob,
     store,

@@ -14,6 +14,7 @@ import type { Recordings } from '../formats/recording-schema.js';
 import type { FixtureTranscript } from '../formats/transcript-schema.js';
 import type { Base64Decoder } from '../transcription/request-body.js';
 import type { SaidIndex } from '../transcription/said-index.js';
+import type { Sha256 } from '../transcription/said-audio.js';
 import type { HeardAudio } from '../transcription/heard-audio.js';
 import type { GenerationStore } from '../generations/known-generations.js';
 import type { GatewayStore } from '../store/types.js';
@@ -49,6 +50,8 @@ export interface GatewayContext {
   readonly said: SaidIndex;
   /** The audio of recent transcriptions, for the journal to play again. */
   readonly heard: HeardAudio;
+  /** The platform's SHA-256 (`Platform.sha256Hex`, else Web Crypto or `@noble/hashes`). */
+  readonly sha256: Sha256;
   /** The platform's base64 decoder (`Platform.decodeBase64`, else `atob`). */
   readonly decodeBase64: Base64Decoder;
 }

@@ -18,7 +18,7 @@ import { collectAudio, replaySpeech } from '../journal/audio-replay.js';
 import { readAudio, type TranscriptionFormat } from '../transcription/audio-length.js';
 import { inventTranscript } from '../transcription/invented-transcript.js';
 import type { TranscriptionRequest } from '../transcription/request-body.js';
-import { sha256Hex, type SaidAudio } from '../transcription/said-audio.js';
+import type { SaidAudio } from '../transcription/said-audio.js';
 import type { Transcript } from '../transcription/stt-answer.js';
 import { wordTimesOf } from '../transcription/word-times.js';
 import type { GatewayContext } from './context.js';
@@ -60,7 +60,7 @@ export async function heardTranscript(ctx: GatewayContext, body: TranscriptionRe
     if (entry!.audio!.speech === 'words') await ctx.audio.prepare('words');
     return heardBytes(ctx, await collectAudio(replayed), entry!.audio!.format, 'input_audio.url');
   }
-  const digest = await sha256Hex(new TextEncoder().encode(audio.url));
+  const digest = await ctx.sha256(new TextEncoder().encode(audio.url));
   const seconds = URL_SECONDS.min + (parseInt(digest.slice(0, 8), 16) % (URL_SECONDS.max - URL_SECONDS.min + 1));
   const invented = inventTranscript(digest, ctx.seed, seconds);
   return { transcript: { ...invented, seconds }, source: 'invented', sha256: null };
@@ -69,12 +69,12 @@ export async function heardTranscript(ctx: GatewayContext, body: TranscriptionRe
 async function heardBytes(ctx: GatewayContext, bytes: Uint8Array, format: TranscriptionFormat, field: string): Promise<Heard> {
   const facts = readAudio(bytes, format);
   if (typeof facts === 'string') throw new GatewayError(400, { message: `${field}: ${facts} (input_audio.format or the file's name says ${format})` });
-  const digest = await sha256Hex(bytes);
+  const digest = await ctx.sha256(bytes);
   ctx.heard.keep(digest, bytes, format);
   const fixture = ctx.transcripts?.get(digest);
   if (fixture) return { transcript: fixtureTranscript(fixture, facts.seconds), source: 'fixture', sha256: digest };
   const hashes = [digest];
-  if (facts.samples?.ownPcm) hashes.push(await sha256Hex(facts.samples.bytes));
+  if (facts.samples?.ownPcm) hashes.push(await ctx.sha256(facts.samples.bytes));
   const said = await ctx.said.recall(hashes);
   if (said) return { transcript: { text: said.input, words: wordTimesOf(said), seconds: said.samples / SAMPLE_RATE }, source: 'said', sha256: digest };
   const invented = inventTranscript(digest, ctx.seed, facts.seconds);

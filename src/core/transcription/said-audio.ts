@@ -56,12 +56,16 @@ export function parseSaid(text: string): SaidAudio | undefined {
   }
 }
 
+/** Computes the SHA-256 of bytes as 64 lower-case hex digits: at once, or as a promise. */
+export type Sha256 = (bytes: Uint8Array) => string | Promise<string>;
+
 /** Bytes from which {@link sha256Hex} hands the work to the platform's Web Crypto, when it has one (off the event loop in Node.js). */
 const SUBTLE_FROM_BYTES = 64 * 1024;
 
 /**
  * The SHA-256 of `bytes`, as 64 lower-case hex digits: Web Crypto's `crypto.subtle.digest` where the platform has it
- * (Node.js, and browsers in a secure context), else `@noble/hashes`.
+ * (browsers in a secure context; Node.js, whose platform gives the faster `node:crypto` instead, `Platform.sha256Hex`),
+ * else `@noble/hashes`. A {@link Sha256}.
  */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const subtle = globalThis.crypto?.subtle;

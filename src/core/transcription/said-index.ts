@@ -9,7 +9,7 @@
  * @module
  */
 import type { MaybePromise } from '../base/types.js';
-import { MAX_SAID_INPUT_CHARS, MAX_SAID_PIECES, parseSaid, sha256Hex, type SaidAudio } from './said-audio.js';
+import { MAX_SAID_INPUT_CHARS, MAX_SAID_PIECES, parseSaid, type SaidAudio, type Sha256 } from './said-audio.js';
 
 /** What the index needs of the gateway's store (`GatewayStore`): keeping and finding said audio by hash, as JSON text. */
 export interface SaidStore {
@@ -36,8 +36,9 @@ export interface SaidIndex {
  * Creates the index over `store`.
  *
  * @param report where a failed hash or store write is reported (`(error, where)`).
+ * @param sha256 the platform's SHA-256 (`sha256Hex` of `said-audio.ts`, or `Platform.sha256Hex`).
  */
-export function createSaidIndex(store: SaidStore, report: (error: unknown, where: string) => void): SaidIndex {
+export function createSaidIndex(store: SaidStore, report: (error: unknown, where: string) => void, sha256: Sha256): SaidIndex {
   const pending = new Set<Promise<void>>();
   /** Hashes of bodies already hashed (a cached answer sent again is the same bytes object). */
   const known = new WeakMap<Uint8Array, string>();
@@ -48,7 +49,7 @@ export function createSaidIndex(store: SaidStore, report: (error: unknown, where
       const text = JSON.stringify(entry);
       const hash = known.get(bytes);
       const work = (async () => {
-        const digest = hash ?? (await sha256Hex(bytes));
+        const digest = hash ?? (await sha256(bytes));
         known.set(bytes, digest);
         await store.rememberSaid(digest, text);
       })().catch((error: unknown) => report(error, 'indexing said audio for transcription'));
