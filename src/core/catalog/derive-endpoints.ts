@@ -51,9 +51,14 @@ export interface PublicEndpoint {
   supports_tool_choice: { auto: boolean; none: boolean; required: boolean; function: boolean };
   /** Speech endpoints only: whether reference audio (`input_references`) is accepted: its speech entry's `input_modalities` include `audio`. */
   supports_voice_cloning?: boolean;
-  /** Time to the first token (first audio byte for speech), seconds. */
+  /**
+   * Speech-to-text endpoints only: whether the provider labels speakers (`diarize`), from its transcription entry's
+   * `diarization` (the gateway's Python SDK v1.3.53 lists it on `PublicEndpoint`).
+   */
+  supports_diarization?: boolean;
+  /** Time to the first token (first audio byte for speech, the whole transcript for speech-to-text), seconds. */
   latency_last_30m: PercentileStats;
-  /** Tokens per second (input characters per second for speech). */
+  /** Tokens per second (input characters per second for speech, seconds of audio per second for speech-to-text). */
   throughput_last_30m: PercentileStats;
 }
 
@@ -91,17 +96,23 @@ function percentiles(seed: number, [min, max]: readonly [number, number], spread
   return { p50: a, p75: b, p90: c, p99: d };
 }
 
-/** Ranges the seeded measures are drawn from: speech endpoints answer faster and count characters. */
+/**
+ * Ranges the seeded measures are drawn from: speech endpoints answer faster and count characters; speech-to-text
+ * endpoints answer once the whole clip is transcribed (0.3–1.5 s for a short clip) and count seconds of audio
+ * transcribed per second of wall time (20–120: batch recognizers run far faster than real time).
+ */
 const RANGES = {
   text: { latencyS: [0.25, 1.2], throughput: [30, 160] },
   speech: { latencyS: [0.15, 0.6], throughput: [400, 1200] },
+  transcription: { latencyS: [0.3, 1.5], throughput: [20, 120] },
 } as const;
 
 /** The endpoint of `model` at provider `entry`, its measures drawn from `seed`. */
 function endpointOf(model: ResolvedModel, entry: ProviderEntry, seed: number): PublicEndpoint {
   const record = model.record;
   const speaks = model.speech !== null;
-  const ranges = speaks ? RANGES.speech : RANGES.text;
+  const transcribes = model.transcription !== null;
+  const ranges = speaks ? RANGES.speech : transcribes ? RANGES.transcription : RANGES.text;
   const draw = (n: number) => unitFloat(seed, n);
   const uptime = (n: number, floor: number) => round(Math.min(100, floor + (100 - floor) * (0.4 + 0.6 * draw(n))), 2);
   const tools = record.supported_parameters.includes('tool_choice');
@@ -124,6 +135,7 @@ function endpointOf(model: ResolvedModel, entry: ProviderEntry, seed: number): P
     supports_implicit_caching: entry.supports_implicit_caching ?? false,
     supports_tool_choice: { auto: tools, none: tools, required: tools, function: tools },
     ...(speaks ? { supports_voice_cloning: model.speech?.input_modalities?.includes('audio') === true } : {}),
+    ...(transcribes ? { supports_diarization: model.transcription?.diarization === true } : {}),
     latency_last_30m: percentiles(seed ^ 0x1a7e, ranges.latencyS, 0.15, true, 3),
     throughput_last_30m: percentiles(seed ^ 0x7b9, ranges.throughput, 0.12, false, 1),
   };

@@ -1,15 +1,15 @@
 /**
  * A saved real catalog: the gateway's answer to `GET /api/v1/models?output_modalities=all` (the OpenAPI operation
  * `getModels`), saved as it came, read as the `models.json` of a fixtures folder (`docs/recording.md`).
- * It holds Model records only: the speech facts the fixtures keep beside them (`SpeechModelInfoSchema`) are
- * derived here, aliases are none, and every model's endpoint is derived from its record
+ * It holds Model records only: the speech and transcription facts the fixtures keep beside them
+ * (`SpeechModelInfoSchema`, `TranscriptionModelInfoSchema`) are derived here, aliases are none, and every model's endpoint is derived from its record
  * (`src/core/catalog/derive-endpoints.ts`, one provider named as `Catalog.providers` names it).
  *
  * @module
  */
 import * as z from 'zod';
 import { entryOf, ModelRecordSchema } from './fixture-schema.js';
-import type { ModelRecord, ModelsFile, SpeechModelInfo } from './fixture-schema.js';
+import type { ModelRecord, ModelsFile, SpeechModelInfo, TranscriptionModelInfo } from './fixture-schema.js';
 import { type ConfigErrorClass } from '../base/errors.js';
 
 import { validateConfig } from '../base/validate-config.js';
@@ -68,10 +68,30 @@ export function speechInfoOf(record: ModelRecord, known?: Readonly<Record<string
 }
 
 /**
+ * The transcription facts of a speech-to-text model of a saved catalog (a record whose
+ * `architecture.output_modalities` include `transcription`): `provider_name` as {@link speechInfoOf} names it;
+ * billed by the token when the record prices tokens (`pricing.prompt`, `pricing.audio` or `pricing.completion` above
+ * 0), else by the second at 0 (a record does not carry a price per second); `verbose_json` only for an `openai/`
+ * model (OpenAI-compatible); no diarization, key terms or audio URL (no record says them).
+ */
+export function transcriptionInfoOf(record: ModelRecord): TranscriptionModelInfo {
+  const colon = record.name.indexOf(': ');
+  const author = record.id.split('/')[0] ?? record.id;
+  const pricing = record.pricing as Record<string, unknown>;
+  const byToken = ['prompt', 'audio', 'completion'].some((key) => Number(pricing[key] ?? 0) > 0);
+  return {
+    provider_name: colon > 0 ? record.name.slice(0, colon) : author,
+    ...(byToken ? { priced_by: 'token' as const } : { priced_by: 'second' as const, price_per_second: '0' }),
+    verbose_json: author === 'openai',
+  };
+}
+
+/**
  * Reads a saved `getModels` answer as the contents of a fixtures `models.json`: `models` = `data` (in order,
  * records as they are, variant ids such as `author/slug:free` included: the catalog serves a listed id as it is
  * listed, so the saved record of the variant is served rather than one derived from its base), `aliases` = none,
- * `speech` = {@link speechInfoOf} for each speech model, `providers` = none.
+ * `speech` = {@link speechInfoOf} for each speech model, `transcription` = {@link transcriptionInfoOf} for each
+ * speech-to-text model, `providers` = none.
  *
  * @param value the file's parsed JSON; `file` names it in errors.
  * @param known speech entries to prefer for the ids they have (the package's own, `fixtures/models.json`).
@@ -81,8 +101,10 @@ export function speechInfoOf(record: ModelRecord, known?: Readonly<Record<string
 export function savedCatalogToModelsFile(file: string, value: unknown, ErrorClass: ConfigErrorClass, known?: Readonly<Record<string, SpeechModelInfo>>): ModelsFile {
   const saved: SavedCatalog = validateConfig(file, value, SavedCatalogSchema, ErrorClass);
   const speech: Record<string, SpeechModelInfo> = {};
+  const transcription: Record<string, TranscriptionModelInfo> = {};
   for (const record of saved.data) {
     if (record.architecture.output_modalities.includes('speech')) speech[record.id] = speechInfoOf(record, known);
+    if (record.architecture.output_modalities.includes('transcription')) transcription[record.id] = transcriptionInfoOf(record);
   }
-  return { models: saved.data, aliases: [], speech };
+  return { models: saved.data, aliases: [], speech, transcription };
 }

@@ -1,7 +1,7 @@
 /**
  * Validating fixtures (the contents of `models.json` and `generations.json`): their schemas
  * (`src/core/formats/fixture-schema.ts`) and the cross-references a schema cannot express (alias targets, speech
- * entries, providers). Pure: reading the files is Node.js-only (`src/node-platform/fixtures.ts`); browsers get the
+ * and transcription entries, providers). Pure: reading the files is Node.js-only (`src/node-platform/fixtures.ts`); browsers get the
  * package's fixtures bundled as data (`src/browser/platform.ts`).
  *
  * @module
@@ -39,7 +39,7 @@ export function checkRecordCount(file: string, value: unknown, key: string, max:
 
 /**
  * Refuses {@link RESERVED_NAME} as a model id, alias or alias target (`models[i].id`, `data[i].id`,
- * `aliases[i].alias`), or as the name of a `speech` or `providers` entry, in the value of a `models.json` before it
+ * `aliases[i].alias`), or as the name of a `speech`, `transcription` or `providers` entry, in the value of a `models.json` before it
  * is validated (validation would drop such an entry without a word).
  */
 function refuseReservedNames(file: string, value: unknown, list: 'models' | 'data'): void {
@@ -61,7 +61,7 @@ function refuseReservedNames(file: string, value: unknown, list: 'models' | 'dat
       }
     });
   }
-  for (const map of ['speech', 'providers'] as const) {
+  for (const map of ['speech', 'transcription', 'providers'] as const) {
     const entries = own(map);
     if (entries !== null && typeof entries === 'object' && Object.hasOwn(entries, RESERVED_NAME)) throw new FixtureError(file, formatPath([map, RESERVED_NAME]), RESERVED_PROBLEM);
   }
@@ -78,7 +78,8 @@ function refuseReservedNames(file: string, value: unknown, list: 'models' | 'dat
  * @param known speech entries a saved catalog's speech models take when they have the same id (the package's own).
  * @returns the validated fixtures (records keep unknown keys).
  * @throws {FixtureError} naming the file and the path inside it, when a value violates its schema, refers to
- *   something that does not exist (an alias target, a speech entry, a provider's model), holds more records than
+ *   something that does not exist (an alias target, a speech or transcription entry, a provider's model), lacks the
+ *   speech or transcription entry of a model that outputs speech or transcription, holds more records than
  *   `FOLDER_LIMITS` allows (`models`, `generations`), or names a model `__proto__`.
  */
 export function parseFixtures(
@@ -143,6 +144,9 @@ function checkModels(file: string, data: ModelsFile, list: 'models' | 'data'): v
     if (speaks && entryOf(data.speech, model.id) === undefined) {
       throw new FixtureError(file, formatPath(['speech', model.id]), `missing entry for speech model "${model.id}"`);
     }
+    if (model.architecture.output_modalities.includes('transcription') && entryOf(data.transcription, model.id) === undefined) {
+      throw new FixtureError(file, formatPath(['transcription', model.id]), `missing entry for speech-to-text model "${model.id}" (its architecture.output_modalities include "transcription")`);
+    }
   });
   const aliases = new Set<string>();
   data.aliases.forEach((alias, i) => {
@@ -165,6 +169,10 @@ function checkModels(file: string, data: ModelsFile, list: 'models' | 'data'): v
     if (speechProvider !== undefined && !providers.some((p) => p.provider_name === speechProvider)) {
       throw new FixtureError(file, formatPath(['providers', id]), `expected the speech provider "${speechProvider}" (speech.${id}.provider_name) among the providers`);
     }
+    const sttProvider = entryOf(data.transcription, id)?.provider_name;
+    if (sttProvider !== undefined && !providers.some((p) => p.provider_name === sttProvider)) {
+      throw new FixtureError(file, formatPath(['providers', id]), `expected the transcription provider "${sttProvider}" (transcription.${id}.provider_name) among the providers`);
+    }
   }
   for (const id of Object.keys(data.speech)) {
     const index = ids.get(id);
@@ -174,6 +182,16 @@ function checkModels(file: string, data: ModelsFile, list: 'models' | 'data'): v
     const model = data.models[index];
     if (model !== undefined && !model.architecture.output_modalities.includes('speech')) {
       throw new FixtureError(file, formatPath(['speech', id]), `model "${id}" does not list "speech" in architecture.output_modalities`);
+    }
+  }
+  for (const id of Object.keys(data.transcription ?? {})) {
+    const index = ids.get(id);
+    if (index === undefined) {
+      throw new FixtureError(file, formatPath(['transcription', id]), `expected the id of a model in ${list}, got "${id}"`);
+    }
+    const model = data.models[index];
+    if (model !== undefined && !model.architecture.output_modalities.includes('transcription')) {
+      throw new FixtureError(file, formatPath(['transcription', id]), `model "${id}" does not list "transcription" in architecture.output_modalities`);
     }
   }
 }
