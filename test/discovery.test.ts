@@ -1,6 +1,6 @@
 /**
  * The discovery reads through the official clients, in both modes (`docs/behaviour.md`, "Discovery reads"):
- * `@openrouter/sdk` `models.list` (with and without `outputModalities: 'speech'`), `models.count`,
+ * `@openrouter/sdk` `models.list` (with and without `outputModalities: 'speech'` or `'transcription'`), `models.count`,
  * `endpoints.list` for every catalog model, and `openai` `models.list()`. The SDK validates every answer with the
  * OpenAPI document's schemas (a wrong shape is a `ResponseValidationError`, which fails the case); its enums are
  * open, so the cases also check each enum value is one the document lists. Every model's `links.details` is
@@ -20,6 +20,7 @@ const KEY = 'sk-discovery';
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
 const fixtures = loadFixtures();
 const speechIds = fixtures.models.filter((m) => m.architecture.output_modalities.includes('speech')).map((m) => m.id);
+const sttIds = fixtures.models.filter((m) => m.architecture.output_modalities.includes('transcription')).map((m) => m.id);
 const textIds = fixtures.models.filter((m) => m.architecture.output_modalities.includes('text')).map((m) => m.id);
 const values = (e: Record<string, string | number>) => new Set<unknown>(Object.values(e));
 
@@ -43,9 +44,10 @@ describe.each(modes)('discovery through the official clients ($name)', (mode) =>
   });
   afterAll(() => mock.stop());
 
-  it('models.list() lists the text models, in catalog order, and no speech model', async () => {
+  it('models.list() lists the text models, in catalog order, and no speech or speech-to-text model', async () => {
     const list = (await valid(openRouter.models.list())).result;
     expect(list.data.map((m) => m.id)).toEqual(textIds);
+    for (const id of [...speechIds, ...sttIds]) expect(list.data.map((m) => m.id)).not.toContain(id);
     expect(list.totalCount).toBe(textIds.length);
     expect(list.links.next).toBeNull();
     for (const m of list.data) for (const o of m.architecture.outputModalities) expect(values(OutputModality).has(o), `${m.id} ${o}`).toBe(true);
@@ -76,6 +78,8 @@ describe.each(modes)('discovery through the official clients ($name)', (mode) =>
   it('models.count() counts what models.list() lists, for each output modality', async () => {
     expect((await valid(openRouter.models.count())).data.count).toBe(textIds.length);
     expect((await valid(openRouter.models.count({ outputModalities: 'speech' }))).data.count).toBe(speechIds.length);
+    expect((await valid(openRouter.models.count({ outputModalities: 'transcription' }))).data.count).toBe(sttIds.length);
+    expect(sttIds.length).toBeGreaterThanOrEqual(6);
     expect((await valid(openRouter.models.count({ outputModalities: 'all' }))).data.count).toBe(fixtures.models.length);
   });
 
@@ -95,7 +99,8 @@ describe.each(modes)('discovery through the official clients ($name)', (mode) =>
         expect(e.pricing.prompt).toBe(record.pricing.prompt);
         expect(e.pricing.completion).toBe(record.pricing.completion);
         expect(e.modelName).toBe(record.name);
-        expect(e.contextLength).toBe(record.context_length);
+        // A speech-to-text record without a context length (null) has an endpoint of 0: PublicEndpoint requires a number.
+        expect(e.contextLength).toBe(record.context_length ?? 0);
         expect(e.status).toBe(0);
         const l = e.latencyLast30m!;
         expect(l.p50).toBeGreaterThan(0);

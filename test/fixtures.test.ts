@@ -53,6 +53,19 @@ const FACT_VOICES: Record<string, string[]> = {
   'x-ai/grok-voice-tts-1.0': ['eve', 'ara', 'rex', 'sal', 'leo'],
   'canopylabs/orpheus-3b-0.1-ft': ['tara', 'leah', 'jess', 'leo', 'dan', 'mia', 'zac'],
 };
+/**
+ * The table of `docs/behaviour.md` ("Transcription models"): provider, billing, price (USD per second, or per
+ * token in and out) and what each takes besides base64 audio and `json`.
+ */
+const TRANSCRIPTION_FACTS: Record<string, { provider: string; price: { second: string } | { prompt: string; completion: string }; verbose: boolean; diarization?: true; keyterms?: true; url?: true }> = {
+  'openai/whisper-1': { provider: 'OpenAI', price: { second: '0.0001' }, verbose: true },
+  'openai/whisper-large-v3': { provider: 'Groq', price: { second: '0.000025' }, verbose: true },
+  'openai/gpt-4o-transcribe': { provider: 'OpenAI', price: { prompt: '0.0000025', completion: '0.00001' }, verbose: false },
+  'openai/gpt-4o-mini-transcribe': { provider: 'OpenAI', price: { prompt: '0.00000125', completion: '0.000005' }, verbose: false },
+  'mistralai/voxtral-mini-transcribe': { provider: 'Mistral', price: { second: '0.00005' }, verbose: false },
+  'google/chirp-3': { provider: 'Google', price: { second: '0.00026667' }, verbose: false },
+  'assemblyai/universal-3-5-pro': { provider: 'AssemblyAI', price: { second: '0' }, verbose: true, diarization: true, keyterms: true, url: true },
+};
 const KOKORO_FACT_VOICES = ['af_alloy', 'af_bella', 'af_nicole', 'am_adam', 'am_michael', 'bf_emma', 'bm_lewis'];
 
 function model(id: string): ModelRecord {
@@ -62,11 +75,13 @@ function model(id: string): ModelRecord {
 }
 
 describe('models.json', () => {
-  it('has 20-30 chat models, the six speech models and the required ids', () => {
+  it('has 20-30 chat models, the twelve speech models, the seven speech-to-text models and the required ids', () => {
     const ids = fixtures.models.map((m) => m.id);
     const chat = fixtures.models.filter((m) => m.architecture.output_modalities.includes('text'));
     expect(chat.length).toBeGreaterThanOrEqual(20);
     expect(chat.length).toBeLessThanOrEqual(30);
+    expect(fixtures.models.filter((m) => m.architecture.output_modalities.includes('speech'))).toHaveLength(12);
+    expect(fixtures.models.filter((m) => m.architecture.output_modalities.includes('transcription')).map((m) => m.id)).toEqual(Object.keys(TRANSCRIPTION_FACTS));
     expect(ids).toEqual(expect.arrayContaining([
       'openai/gpt-4o-mini', 'openai/gpt-4o', 'anthropic/claude-3.5-sonnet', 'anthropic/claude-sonnet-4.5',
       'google/gemini-2.5-flash', 'meta-llama/llama-3.3-70b-instruct', 'x-ai/grok-4', ...Object.keys(FACT_VOICES),
@@ -143,6 +158,33 @@ describe('models.json', () => {
     expect(fixtures.speech['x-ai/grok-voice-tts-1.0']?.max_input_chars).toBe(15000);
   });
 
+  it('has the speech-to-text models of docs/behaviour.md, "Transcription models", each with its transcription entry', () => {
+    const sttIds = fixtures.models.filter((m) => m.architecture.output_modalities.includes('transcription')).map((m) => m.id);
+    expect(Object.keys(fixtures.transcription ?? {})).toEqual(sttIds);
+    for (const [id, fact] of Object.entries(TRANSCRIPTION_FACTS)) {
+      const m = model(id);
+      expect(m.architecture, id).toMatchObject({ modality: 'audio->transcription', input_modalities: ['audio'], output_modalities: ['transcription'] });
+      expect(m.name, id).toMatch(/^[A-Z][A-Za-z]*: \S/);
+      expect(m.supported_voices, id).toBeNull();
+      const entry = fixtures.transcription![id]!;
+      expect(entry.provider_name, id).toBe(fact.provider);
+      if ('second' in fact.price) {
+        expect(entry, id).toMatchObject({ priced_by: 'second', price_per_second: fact.price.second });
+        expect(m.pricing, id).toMatchObject({ prompt: '0', completion: '0' });
+      } else {
+        expect(entry.priced_by, id).toBe('token');
+        expect(entry.price_per_second, id).toBeUndefined();
+        expect(m.pricing, id).toMatchObject(fact.price);
+      }
+      expect(entry.verbose_json, id).toBe(fact.verbose);
+      expect(entry.diarization === true, id).toBe(fact.diarization === true);
+      expect(entry.keyterms === true, id).toBe(fact.keyterms === true);
+      expect(entry.url_input === true, id).toBe(fact.url === true);
+      // A diarizing model labels speakers on verbose_json's words, so it serves verbose_json.
+      if (entry.diarization === true) expect(entry.verbose_json, id).toBe(true);
+    }
+  });
+
   it('has the aliases of docs/behaviour.md, targeting base models', () => {
     expect(fixtures.aliases).toEqual(expect.arrayContaining([
       { alias: 'anthropic/claude-3-5-sonnet', target: 'anthropic/claude-3.5-sonnet' },
@@ -166,8 +208,10 @@ describe('models.json providers', () => {
     }
   });
 
-  it("routes a speech model to its speech provider (first), and every generation record's provider serves its model", () => {
+  it("routes a speech or speech-to-text model to its provider (first), and every generation record's provider serves its model", () => {
     for (const [id, speech] of Object.entries(fixtures.speech)) expect(providers[id]?.[0]?.provider_name, id).toBe(speech.provider_name);
+    for (const [id, stt] of Object.entries(fixtures.transcription ?? {})) expect(providers[id]?.[0]?.provider_name, id).toBe(stt.provider_name);
+    expect(providers['openai/whisper-large-v3']?.map((p) => p.provider_name)).toEqual(['Groq', 'Together']);
     for (const g of fixtures.generations) {
       const base = g.model.replace(/:[a-z]+$/, '');
       expect(providers[base]?.map((p) => p.provider_name), `${g.id} ${g.model}`).toContain(g.provider_name);
@@ -286,12 +330,31 @@ describe('loadFixtures', () => {
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: speech\["hexgrad\/kokoro-82m"\]: missing entry for speech model/);
   });
 
+  it('checks transcription entries both ways: every speech-to-text model has one, and each names such a model', () => {
+    type Stt = { transcription: Record<string, unknown>; models: { id: string; architecture: { output_modalities: string[] } }[] };
+    let dir = tempDir({ models: (json) => { delete (json as unknown as Stt).transcription['google/chirp-3']; } });
+    let err = errorOf(() => loadFixtures(dir));
+    expect(err.message).toBe(`${join(dir, 'models.json')}: transcription["google/chirp-3"]: missing entry for speech-to-text model "google/chirp-3" (its architecture.output_modalities include "transcription")`);
+    expect(err.location).toBe('transcription["google/chirp-3"]');
+    dir = tempDir({ models: (json) => { delete (json as { transcription?: unknown }).transcription; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: transcription\["openai\/whisper-1"\]: missing entry for speech-to-text model/);
+    dir = tempDir({ models: (json) => { (json as unknown as Stt).transcription['openai/gpt-4o-mini'] = { provider_name: 'OpenAI', priced_by: 'token' }; } });
+    err = errorOf(() => loadFixtures(dir));
+    expect(err.message).toBe(`${join(dir, 'models.json')}: transcription["openai/gpt-4o-mini"]: model "openai/gpt-4o-mini" does not list "transcription" in architecture.output_modalities`);
+    dir = tempDir({ models: (json) => { (json as unknown as Stt).transcription['x/nowhere'] = { provider_name: 'OpenAI', priced_by: 'token' }; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: transcription\["x\/nowhere"\]: expected the id of a model in models, got "x\/nowhere"$/);
+    dir = tempDir({ models: (json) => { (json as unknown as Stt).transcription['google/chirp-3'] = { provider_name: 'Google', priced_by: 'second' }; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: transcription\["google\/chirp-3"\]\.price_per_second: expected price_per_second for priced_by "second"/);
+  });
+
   it('checks the providers map: known model ids, the speech provider among them, known quantizations', () => {
     type Providers = { providers: Record<string, { provider_name: string; tag: string; quantization: string | null }[]> };
     let dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['x/nowhere'] = [{ provider_name: 'OpenAI', tag: 'openai', quantization: null }]; } });
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/models\.json: providers\["x\/nowhere"\]: expected the id of a model in models, got "x\/nowhere"$/);
     dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['hexgrad/kokoro-82m'] = [{ provider_name: 'Together', tag: 'together', quantization: null }]; } });
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/providers\["hexgrad\/kokoro-82m"\]: expected the speech provider "DeepInfra"/);
+    dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['openai/whisper-large-v3'] = [{ provider_name: 'Together', tag: 'together', quantization: null }]; } });
+    expect(errorOf(() => loadFixtures(dir)).message).toMatch(/providers\["openai\/whisper-large-v3"\]: expected the transcription provider "Groq" \(transcription\.openai\/whisper-large-v3\.provider_name\) among the providers/);
     dir = tempDir({ models: (json) => { (json as unknown as Providers).providers['openai/gpt-4o']![0]!.quantization = 'fp3'; } });
     expect(errorOf(() => loadFixtures(dir)).message).toMatch(/providers\["openai\/gpt-4o"\]\[0\]\.quantization: /);
   });

@@ -40,6 +40,7 @@ describe('catalog', () => {
       expect(r.baseId).toBe(m.id);
       expect(r.variant).toBeNull();
       expect(r.speech).toEqual(fixtures.speech[m.id] ?? null);
+      expect(r.transcription).toEqual(fixtures.transcription?.[m.id] ?? null);
     }
   });
 
@@ -90,6 +91,7 @@ describe('variants', () => {
         expect(r.record.name).toBe(`${base.name} (${variant})`);
         expect(r.record.links.details).toBe(`/api/v1/models/${base.id}:${variant}/endpoints`);
         expect(r.speech).toEqual(fixtures.speech[base.id] ?? null);
+        expect(r.transcription).toEqual(fixtures.transcription?.[base.id] ?? null);
         expect(r.record.supported_voices).toEqual(base.supported_voices);
       }
     }

@@ -134,6 +134,17 @@ describe('selectModels: filters', () => {
     expect(ids('output_modalities=speech,text')).toEqual(RECORDS.map((model) => model.id));
   });
 
+  it('lists a speech-to-text model only when transcription (or all) is asked for', () => {
+    const ears = record('delta/ears', { name: 'Delta: Ears', days: 5, outputs: ['transcription'], inputs: ['audio'], context: null, parameters: ['temperature'] });
+    const records = [...RECORDS, ears];
+    const listed = (query: string) => selectModels(records, parseModelQuery(new URLSearchParams(query)), factsOf, NOW_S).data.map((model) => model.id);
+    expect(listed('')).toEqual(['alpha/one', 'alpha/two', 'beta/three', 'beta/four', 'gamma/five']);
+    expect(listed('output_modalities=transcription')).toEqual(['delta/ears']);
+    expect(listed('output_modalities=transcription,speech')).toEqual(['gamma/voice', 'delta/ears']);
+    expect(listed('output_modalities=all')).toEqual(records.map((model) => model.id));
+    expect(listed('output_modalities=transcription&input_modalities=audio')).toEqual(['delta/ears']);
+  });
+
   it.each([
     ['input_modalities=image', ['alpha/one', 'beta/four']],
     ['input_modalities=image,audio', ['beta/four']],
