@@ -6,8 +6,8 @@
  * The data is hand-written, typed from the fixture schemas, in `scripts/fixtures/data/`; the builders in
  * `scripts/fixtures/` fill in what has no known value with a seeded faker (`scripts/fixtures/faker.ts`): release
  * times of the newer speech models and every random part of the generation records (id suffixes, upstream ids,
- * latencies, ...). Real values (speech models, voices, prices, the `openai/gpt-4o-mini` record, record shapes) are
- * those `docs/behaviour.md` records, with their sources; the other chat models use the gateway's public
+ * latencies, ...). Real values (speech and speech-to-text models, voices, prices, the `openai/gpt-4o-mini` record,
+ * record shapes) are those `docs/behaviour.md` records, with their sources; the other chat models use the gateway's public
  * listing (https://openrouter.ai/api/v1/models) when the data was written.
  *
  * The output is deterministic (no clock, no `Math.random`) and validated with the loader's schemas
