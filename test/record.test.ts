@@ -154,6 +154,10 @@ describe('mockrouter record', () => {
     const direct = (await (await fetch(`${upstream.baseUrl}/model/${TTS}`, { headers: AUTH })).json()) as { data: unknown };
     expect(models.models.find((m) => m.id === TTS)).toEqual(direct.data);
     expect(models.speech[TTS]).toEqual({ ...loadFixtures().speech[TTS], response_formats: ['mp3', 'pcm'] });
+    // The speech-to-text models of the listing, each with the package's transcription entry.
+    const sttIds = ids.filter((id) => models.models.find((m) => m.id === id)!.architecture.output_modalities.includes('transcription'));
+    expect(sttIds).toContain('openai/whisper-1');
+    for (const id of sttIds) expect(models.transcription?.[id], id).toEqual(loadFixtures().transcription![id]);
     expect(models.providers?.[TTS]?.[0]?.provider_name).toBe('OpenAI');
     expect(models.providers?.['openai/gpt-4o-mini']?.length).toBeGreaterThan(0);
     expect(generations.generations.map((g) => g.id)).toEqual([received.pcm!.generationId]);

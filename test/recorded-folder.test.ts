@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechKeyOf } from '../src/core/formats/recording-schema.js';
 import { FixtureError } from '../src/core/base/errors.js';
+import type { ModelRecord } from '../src/core/formats/fixture-schema.js';
 import { loadFixtures } from '../src/node-platform/fixtures.js';
 import { loadRecordings } from '../src/node-platform/recorded-audio.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
@@ -68,6 +69,18 @@ describe('a saved real catalog (the answer of GET /models?output_modalities=all)
     expect(fixtures.speech[speechModel.id]).toEqual({ provider_name: speechModel.name.split(': ')[0], response_formats: ['mp3', 'pcm'], max_input_chars: 4096, supports_speed: false });
     const google = speechIds.find((id) => id.startsWith('google/'))!;
     expect(fixtures.speech[google]!.response_formats).toEqual(['pcm']);
+  });
+
+  it("gives each speech-to-text record the package's transcription entry, else one derived: provider from the name, by the token where the record prices tokens (else by the second at 0), verbose_json for openai/ only", () => {
+    const packaged = loadFixtures();
+    const own = packaged.models.filter((m) => m.architecture.output_modalities.includes('transcription'));
+    const unknown = (id: string, name: string, pricing: ModelRecord['pricing']): ModelRecord => ({ ...own[0]!, id, canonical_slug: id, name, pricing, links: { details: `/api/v1/models/${id}/endpoints` } });
+    const others = [unknown('openai/whisper-9', 'OpenAI: Whisper 9', { prompt: '0', completion: '0' }), unknown('acme/ears-2', 'Acme Labs: Ears 2', { prompt: '0.000001', completion: '0.000004' })];
+    const loaded = loadFixtures(folder({ 'models.json': { data: [...saved.data.slice(0, 5), ...own, ...others] } }));
+    expect(Object.keys(loaded.transcription ?? {})).toEqual([...own, ...others].map((m) => m.id));
+    for (const m of own) expect(loaded.transcription![m.id], m.id).toEqual(packaged.transcription![m.id]);
+    expect(loaded.transcription!['openai/whisper-9']).toEqual({ provider_name: 'OpenAI', priced_by: 'second', price_per_second: '0', verbose_json: true });
+    expect(loaded.transcription!['acme/ears-2']).toEqual({ provider_name: 'Acme Labs', priced_by: 'token', verbose_json: false });
   });
 
   it('answers a model lookup with the saved record, unknown fields kept', async () => {
@@ -144,7 +157,7 @@ describe('a recorded folder (audio/index.json)', () => {
   const uncataloged = { model: 'someone/not-in-the-catalog', input: 'Recorded too.', voice: 'v1', response_format: 'pcm' as const, speed: 1.5, provider: { options: { b: { y: 1, x: 2 }, a: 1 } } };
   const pcm = new Uint8Array(4800).fill(9);
   const models = loadFixtures();
-  const fixturesShaped = { models: models.models, aliases: [], speech: models.speech };
+  const fixturesShaped = { models: models.models, aliases: [], speech: models.speech, transcription: models.transcription };
   const index = {
     recordings: [
       { key: speechKeyOf(request), file: 'a.mp3', content_type: 'audio/mpeg', bytes: recordedBytes.byteLength },
@@ -225,7 +238,7 @@ describe('a recorded folder (audio/index.json)', () => {
 
 describe('a bad folder fails at start-up, naming the file, the path inside it and what was expected', () => {
   const good = loadFixtures();
-  const models = { models: good.models, aliases: [], speech: good.speech };
+  const models = { models: good.models, aliases: [], speech: good.speech, transcription: good.transcription };
   const key = speechKeyOf({ model: 'a/b', input: 'x', voice: 'v' });
   const entry = (over: Record<string, unknown> = {}) => ({ key, file: 'x.mp3', content_type: 'audio/mpeg', bytes: 4, ...over });
   const bytes4 = new Uint8Array([1, 2, 3, 4]);

@@ -47,7 +47,7 @@ export function loadFixtures(dir?: string): Fixtures {
   const generationsPath = join(dir, 'generations.json');
   const models = readConfigValue(modelsPath, FixtureError, { within: dir });
   const generations = isAbsent(generationsPath) ? undefined : readConfigValue(generationsPath, FixtureError, { within: dir });
-  const fixtures = parseFixtures(models, generations, modelsPath, generationsPath, loadFixtures().speech);
+  const fixtures = parseFixtures(models, generations, modelsPath, generationsPath, loadFixtures().speech, loadFixtures().transcription);
   const recordings = loadRecordings(dir);
   return recordings ? { ...fixtures, recordings } : fixtures;
 }

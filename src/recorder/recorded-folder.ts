@@ -30,6 +30,7 @@ import {
   type ModelsFile,
   type ProviderEntry,
   type SpeechModelInfo,
+  type TranscriptionModelInfo,
 } from '../core/formats/fixture-schema.js';
 import { FOLDER_LIMITS } from '../core/formats/folder-limits.js';
 import {
@@ -51,6 +52,7 @@ import { MeasuredEntries, prettyBytesAt } from './file-budget.js';
 import { acquireFolderLock, type FolderLock } from './folder-lock.js';
 import { FolderWriter, removeLeftovers } from './folder-writer.js';
 import { discoveryOf, speechEntriesOf, withDiscoveredVoices, type SpeechDiscovery } from './speech-entries.js';
+import { transcriptionEntriesOf } from './transcription-entries.js';
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { RecordedErrors, type RecordedError } from './recorded-errors.js';
 
@@ -132,6 +134,8 @@ export class RecordedFolder {
   private readonly speechModels = new Set<string>();
   private readonly aliases = new MeasuredEntries<string, Alias>();
   private readonly speech = new Map<string, SpeechModelInfo>();
+  /** The folder's own transcription entries (from the `models.json` it held), by model id. */
+  private readonly transcription = new Map<string, TranscriptionModelInfo>();
   private readonly providers = new MeasuredEntries<string, ProviderEntry[]>();
   private readonly speechFormats = new Map<string, Set<'mp3' | 'pcm'>>();
   /** What the speech model discovery answers recorded say, by model id (measured: a voice list may be long). */
@@ -206,10 +210,11 @@ export class RecordedFolder {
     if (!existsSync(file)) return;
     this.modelsReady = Promise.resolve();
     const value = readConfigValue(file, FixtureError, { within: this.dir });
-    const parsed = parseFixtures(isSavedCatalog(value) ? savedCatalogToModelsFile(file, value, FixtureError, loadFixtures().speech) : value, { generations: [] }, file);
+    const parsed = parseFixtures(isSavedCatalog(value) ? savedCatalogToModelsFile(file, value, FixtureError, loadFixtures().speech, loadFixtures().transcription) : value, { generations: [] }, file);
     for (const record of parsed.models) this.setModel(record, false, prettyBytesAt(record, 2));
     for (const alias of parsed.aliases) this.aliases.set(alias.alias, alias, prettyBytesAt(alias, 2));
     for (const [id, info] of Object.entries(parsed.speech)) this.speech.set(id, info);
+    for (const [id, info] of Object.entries(parsed.transcription ?? {})) this.transcription.set(id, info);
     for (const [id, entries] of Object.entries(parsed.providers ?? {})) this.providers.set(id, entries, prettyBytesAt(entries, 2, id));
   }
 
@@ -604,17 +609,25 @@ export class RecordedFolder {
   }
 
   /**
-   * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
-   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`); a speech model whose discovery answer
-   * was recorded with its voices as that answer lists them.
+   * `models.json` as it is written: every model kept, the aliases and providers of known models, a `speech`
+   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`) and a `transcription` entry for each
+   * speech-to-text model (`transcriptionEntriesOf` of `transcription-entries.ts`, when there is one); a speech model
+   * whose discovery answer was recorded with its voices as that answer lists them.
    */
   modelsFile(): ModelsFile {
     const models = [...this.models.values()].map((m) => withDiscoveredVoices(m.record, this.discovery.get(m.record.id)));
     const ids = new Set(models.map((m) => m.id));
     const providers = this.knownProviders(ids);
     const speech = speechEntriesOf(models, { own: this.speech, providers, formats: this.speechFormats, discovery: this.discovery });
+    const transcription = transcriptionEntriesOf(models, this.transcription, providers);
     const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
-    return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };
+    return {
+      models,
+      aliases,
+      speech,
+      ...(Object.keys(transcription).length > 0 ? { transcription } : {}),
+      ...(Object.keys(providers).length > 0 ? { providers } : {}),
+    };
   }
 }
 

@@ -69,12 +69,15 @@ export function speechInfoOf(record: ModelRecord, known?: Readonly<Record<string
 
 /**
  * The transcription facts of a speech-to-text model of a saved catalog (a record whose
- * `architecture.output_modalities` include `transcription`): `provider_name` as {@link speechInfoOf} names it;
+ * `architecture.output_modalities` include `transcription`): the package's own entry for the same id, when `known`
+ * has one (written by hand from the model pages); else `provider_name` as {@link speechInfoOf} names it;
  * billed by the token when the record prices tokens (`pricing.prompt`, `pricing.audio` or `pricing.completion` above
  * 0), else by the second at 0 (a record does not carry a price per second); `verbose_json` only for an `openai/`
  * model (OpenAI-compatible); no diarization, key terms or audio URL (no record says them).
  */
-export function transcriptionInfoOf(record: ModelRecord): TranscriptionModelInfo {
+export function transcriptionInfoOf(record: ModelRecord, known?: Readonly<Record<string, TranscriptionModelInfo>>): TranscriptionModelInfo {
+  const builtIn = entryOf(known, record.id);
+  if (builtIn) return { ...builtIn };
   const colon = record.name.indexOf(': ');
   const author = record.id.split('/')[0] ?? record.id;
   const pricing = record.pricing as Record<string, unknown>;
@@ -95,16 +98,23 @@ export function transcriptionInfoOf(record: ModelRecord): TranscriptionModelInfo
  *
  * @param value the file's parsed JSON; `file` names it in errors.
  * @param known speech entries to prefer for the ids they have (the package's own, `fixtures/models.json`).
+ * @param knownTranscription transcription entries to prefer likewise.
  * @throws {ConfigFileError} of class `ErrorClass` naming `file` and the path inside it (`data[12].pricing.prompt`)
  *   when a record violates `ModelRecordSchema` or `data` is not a list.
  */
-export function savedCatalogToModelsFile(file: string, value: unknown, ErrorClass: ConfigErrorClass, known?: Readonly<Record<string, SpeechModelInfo>>): ModelsFile {
+export function savedCatalogToModelsFile(
+  file: string,
+  value: unknown,
+  ErrorClass: ConfigErrorClass,
+  known?: Readonly<Record<string, SpeechModelInfo>>,
+  knownTranscription?: Readonly<Record<string, TranscriptionModelInfo>>,
+): ModelsFile {
   const saved: SavedCatalog = validateConfig(file, value, SavedCatalogSchema, ErrorClass);
   const speech: Record<string, SpeechModelInfo> = {};
   const transcription: Record<string, TranscriptionModelInfo> = {};
   for (const record of saved.data) {
     if (record.architecture.output_modalities.includes('speech')) speech[record.id] = speechInfoOf(record, known);
-    if (record.architecture.output_modalities.includes('transcription')) transcription[record.id] = transcriptionInfoOf(record);
+    if (record.architecture.output_modalities.includes('transcription')) transcription[record.id] = transcriptionInfoOf(record, knownTranscription);
   }
   return { models: saved.data, aliases: [], speech, transcription };
 }

@@ -11,7 +11,7 @@ import { validateConfig } from '../base/validate-config.js';
 import { formatPath } from '../base/zod-issues.js';
 import { FOLDER_LIMITS } from './folder-limits.js';
 import { entryOf, GenerationsFileSchema, ModelsFileSchema } from './fixture-schema.js';
-import type { Fixtures, GenerationsFile, ModelsFile, SpeechModelInfo } from './fixture-schema.js';
+import type { Fixtures, GenerationsFile, ModelsFile, SpeechModelInfo, TranscriptionModelInfo } from './fixture-schema.js';
 import { isSavedCatalog, savedCatalogToModelsFile } from './saved-catalog.js';
 
 /**
@@ -76,6 +76,7 @@ function refuseReservedNames(file: string, value: unknown, list: 'models' | 'dat
  * @param generations the value of `generations.json`, or undefined when the folder has none (no records);
  *   `generationsName` names it in errors.
  * @param known speech entries a saved catalog's speech models take when they have the same id (the package's own).
+ * @param knownTranscription transcription entries a saved catalog's speech-to-text models take likewise.
  * @returns the validated fixtures (records keep unknown keys).
  * @throws {FixtureError} naming the file and the path inside it, when a value violates its schema, refers to
  *   something that does not exist (an alias target, a speech or transcription entry, a provider's model), lacks the
@@ -88,8 +89,9 @@ export function parseFixtures(
   modelsName = 'models.json',
   generationsName = 'generations.json',
   known?: Readonly<Record<string, SpeechModelInfo>>,
+  knownTranscription?: Readonly<Record<string, TranscriptionModelInfo>>,
 ): Fixtures {
-  const modelsFile = parseModelsFile(models, modelsName, known);
+  const modelsFile = parseModelsFile(models, modelsName, known, knownTranscription);
   checkRecordCount(generationsName, generations, 'generations', FOLDER_LIMITS.generations, 'generation records');
   const generationsFile: GenerationsFile =
     generations === undefined ? { generations: [] } : validateConfig(generationsName, generations, GenerationsFileSchema, FixtureError);
@@ -104,18 +106,24 @@ export function parseFixtures(
  *   checked;
  * - the saved answer of `GET /api/v1/models?output_modalities=all` (an object with `data` and no `models`; other
  *   keys ignored), read by `savedCatalogToModelsFile` of `src/core/formats/saved-catalog.ts`: records checked as
- *   `data[i]`, speech entries derived (preferring `known`'s), no aliases, no providers.
+ *   `data[i]`, speech and transcription entries derived (preferring `known`'s and `knownTranscription`'s), no
+ *   aliases, no providers.
  *
  * Either holds at most `FOLDER_LIMITS.models` (20,000) records, and no model, alias or entry named `__proto__`.
  *
  * @throws {FixtureError} naming `file` and the path inside it (`data[12].pricing.prompt`, `models[3].id`).
  */
-export function parseModelsFile(value: unknown, file = 'models.json', known?: Readonly<Record<string, SpeechModelInfo>>): ModelsFile {
+export function parseModelsFile(
+  value: unknown,
+  file = 'models.json',
+  known?: Readonly<Record<string, SpeechModelInfo>>,
+  knownTranscription?: Readonly<Record<string, TranscriptionModelInfo>>,
+): ModelsFile {
   const list = isSavedCatalog(value) ? 'data' : 'models';
   checkRecordCount(file, value, list, FOLDER_LIMITS.models, 'model records');
   refuseReservedNames(file, value, list);
   if (isSavedCatalog(value)) {
-    const saved = savedCatalogToModelsFile(file, value, FixtureError, known);
+    const saved = savedCatalogToModelsFile(file, value, FixtureError, known, knownTranscription);
     checkModels(file, saved, 'data');
     return saved;
   }
