@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
-import { isAbsolute, join, win32 } from 'node:path';
+import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import { ConfigFileError, FixtureError } from '../core/base/errors.js';
 import { validateConfig } from '../core/base/validate-config.js';
 import { FOLDER_LIMITS } from '../core/formats/folder-limits.js';
@@ -102,13 +102,16 @@ function isAbsent(file: string): boolean {
 /**
  * The bytes of the clip `clip` of the folder `dir`, named by `file` at `location`.
  *
- * @throws {FixtureError} naming `file` and `location`: an absolute path, or what `readUserBytes` refuses (missing,
+ * @throws {FixtureError} naming `file` and `location`: an absolute path, a path out of `dir` (`../a.wav`), or what `readUserBytes` refuses (missing,
  *   not a regular file, outside `dir` once links are resolved, larger than `maxBytes`, unreadable).
  */
 function readClip(dir: string, file: string, location: string, clip: string, maxBytes: number): Buffer {
   if (isAbsolute(clip) || win32.isAbsolute(clip)) throw new FixtureError(file, location, `"${clip}" is an absolute path; expected a path inside the fixtures folder, relative to it (such as "clips/hello.wav")`);
+  const path = join(dir, clip);
+  const inside = relative(dir, path);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`)) throw new FixtureError(file, location, `"${clip}" leads out of the fixtures folder; expected a path inside it (such as "clips/hello.wav")`);
   try {
-    return readUserBytes(join(dir, clip), FixtureError, { within: dir, maxBytes, expected: 'an audio file' });
+    return readUserBytes(path, FixtureError, { within: dir, maxBytes, expected: 'an audio file' });
   } catch (error) {
     if (!(error instanceof ConfigFileError)) throw error;
     const problem = error.problems[0]?.problem ?? error.message;
