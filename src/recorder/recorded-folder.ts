@@ -30,6 +30,7 @@ import {
   type ModelsFile,
   type ProviderEntry,
   type SpeechModelInfo,
+  type TranscriptionModelInfo,
 } from '../core/formats/fixture-schema.js';
 import { FOLDER_LIMITS } from '../core/formats/folder-limits.js';
 import {
@@ -53,6 +54,9 @@ import { FolderWriter, removeLeftovers } from './folder-writer.js';
 import { discoveryOf, speechEntriesOf, withDiscoveredVoices, type SpeechDiscovery } from './speech-entries.js';
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { RecordedErrors, type RecordedError } from './recorded-errors.js';
+import { RecordedTranscripts } from './recorded-transcripts.js';
+import { transcribes, transcriptionEntriesOf, transcriptionInfoOf } from './transcription-entries.js';
+import { TRANSCRIPTS_FILE, type FixtureTranscript } from '../core/formats/transcript-schema.js';
 
 export type { RecordedError } from './recorded-errors.js';
 
@@ -63,6 +67,7 @@ export interface FolderFiles {
   audioDir: string;
   audioIndex: string;
   scenario: string;
+  transcripts: string;
 }
 
 /** The paths of the files of the recorded folder `dir`. */
@@ -74,6 +79,7 @@ export function folderFiles(dir: string): FolderFiles {
     audioDir,
     audioIndex: join(audioDir, AUDIO_INDEX_FILE),
     scenario: join(dir, 'scenarios', RECORDED_SCENARIO_FILE),
+    transcripts: join(dir, TRANSCRIPTS_FILE),
   };
 }
 
@@ -94,7 +100,7 @@ export type ModelOutcome = 'recorded' | 'variant-of-known-base' | 'alias' | `inv
 export type Outcome = 'recorded' | `invalid: ${string}` | Refused;
 
 /** The kinds of recording, each stopped on its own once its file (or the audio) is full. */
-type Kind = 'models' | 'generations' | 'audio' | 'errors';
+type Kind = 'models' | 'generations' | 'audio' | 'errors' | 'transcripts';
 
 /** How deep a record may nest: it sits 2 deep in its file (`{"models": [<record>]}`). */
 const RECORD_DEPTH = FOLDER_LIMITS.depth - 2;
@@ -132,6 +138,8 @@ export class RecordedFolder {
   private readonly speechModels = new Set<string>();
   private readonly aliases = new MeasuredEntries<string, Alias>();
   private readonly speech = new Map<string, SpeechModelInfo>();
+  /** The folder's own `transcription` entries (from a `models.json` it held), by model id. */
+  private readonly transcription = new Map<string, TranscriptionModelInfo>();
   private readonly providers = new MeasuredEntries<string, ProviderEntry[]>();
   private readonly speechFormats = new Map<string, Set<'mp3' | 'pcm'>>();
   /** What the speech model discovery answers recorded say, by model id (measured: a voice list may be long). */
@@ -143,6 +151,7 @@ export class RecordedFolder {
   /** The bytes of the audio files the index names (or will, once written). */
   private audioBytes = 0;
   private readonly errors: RecordedErrors;
+  private readonly transcripts = new RecordedTranscripts();
   /** Kinds no longer recorded, with what filled up. */
   private readonly stopped = new Map<Kind, string>();
   /** The first write of `models.json` (resolved when the folder had one), which every other file waits for. */
@@ -170,8 +179,8 @@ export class RecordedFolder {
    *
    * @param upstream the upstream's origin and path (no credentials), named in the scenario's description.
    * @throws {FolderBusyError} when another running recorder holds the folder (`folder-lock.ts`).
-   * @throws {FixtureError} when `models.json`, `generations.json` or `audio/index.json` exists and is not valid
-   *   (the message names the file, the path inside it and what was expected).
+   * @throws {FixtureError} when `models.json`, `generations.json`, `audio/index.json` or `transcripts.json` exists
+   *   and is not valid (the message names the file, the path inside it and what was expected).
    * @throws {ScenarioError} when `scenarios/recorded.yaml` exists and is not a valid scenario.
    */
   static async open(dir: string, upstream: string, options: RecordedFolderOptions = {}): Promise<RecordedFolder> {
@@ -179,7 +188,7 @@ export class RecordedFolder {
     try {
       const folder = new RecordedFolder(dir, upstream, lock, options.warn ?? (() => undefined));
       const { files } = folder;
-      const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
+      const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE, TRANSCRIPTS_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
       await removeLeftovers(dir, owned);
       await removeLeftovers(files.audioDir, owned);
       await removeLeftovers(join(dir, 'scenarios'), owned);
@@ -187,6 +196,7 @@ export class RecordedFolder {
       folder.loadGenerations();
       folder.loadAudio();
       folder.loadScenario();
+      folder.transcripts.load(dir);
       // The folder as it will be written must load: the recorder never turns a valid folder into an invalid one.
       parseFixtures(folder.modelsFile(), { generations: [...folder.generations.values()] }, files.models, files.generations);
       if (folder.modelsBytes({}) > FILE_BYTES) {
@@ -207,9 +217,10 @@ export class RecordedFolder {
     this.modelsReady = Promise.resolve();
     const value = readConfigValue(file, FixtureError, { within: this.dir });
     const parsed = parseFixtures(isSavedCatalog(value) ? savedCatalogToModelsFile(file, value, FixtureError, loadFixtures().speech) : value, { generations: [] }, file);
-    for (const record of parsed.models) this.setModel(record, false, prettyBytesAt(record, 2));
+    for (const record of parsed.models) this.setModel(record, false, prettyBytesAt(record, 2) + (transcribes(record) ? prettyBytesAt(transcriptionInfoOf(record, this.transcription), 2, record.id) : 0));
     for (const alias of parsed.aliases) this.aliases.set(alias.alias, alias, prettyBytesAt(alias, 2));
     for (const [id, info] of Object.entries(parsed.speech)) this.speech.set(id, info);
+    for (const [id, info] of Object.entries(parsed.transcription ?? {})) this.transcription.set(id, info);
     for (const [id, entries] of Object.entries(parsed.providers ?? {})) this.providers.set(id, entries, prettyBytesAt(entries, 2, id));
   }
 
@@ -277,8 +288,10 @@ export class RecordedFolder {
       kept = { ...record, id: parts.name, name, links: { ...record.links, details: detailsLink(parts.name) } };
       fromVariant = true;
     }
-    const bytes = measured(kept, 2);
+    // A transcription model's entry in `transcription` is counted with its record.
+    let bytes = measured(kept, 2);
     if (bytes === undefined) return NOT_JSON;
+    if (transcribes(kept)) bytes += prettyBytesAt(transcriptionInfoOf(kept, this.transcription), 2, kept.id);
     if (!this.models.has(kept.id) && this.models.size >= FOLDER_LIMITS.models) return this.stop('models', `models.json would hold more than ${FOLDER_LIMITS.models} model records`);
     const total = this.modelsBytes({ models: this.models.totalWith(kept.id, bytes), speaking: speaks ? kept : undefined });
     if (total > FILE_BYTES) return this.stop('models', `models.json would pass ${FILE_BYTES} bytes`);
@@ -471,6 +484,21 @@ export class RecordedFolder {
     return { rule: outcome.name };
   }
 
+  /**
+   * Keeps the transcript of the audio whose SHA-256 is `sha256` (`recorded-transcripts.ts`), unless
+   * `transcripts.json` would pass its entries or bytes. Writes `transcripts.json` (after `models.json`).
+   */
+  async addTranscript(sha256: string, transcript: FixtureTranscript): Promise<Outcome> {
+    await this.checkFolder();
+    const stopped = this.refusalOfStopped('transcripts');
+    if (stopped !== undefined) return stopped;
+    const outcome = this.transcripts.add(sha256, transcript, FILE_BYTES);
+    if (outcome !== 'recorded') return outcome.full ? this.stop('transcripts', outcome.problem) : { refused: outcome.problem, warn: true };
+    await this.ensureModels();
+    await this.writeTranscripts();
+    return 'recorded';
+  }
+
   /** Resolves once every write asked for so far is on disk. */
   idle(): Promise<void> {
     return this.writer.idle();
@@ -562,6 +590,10 @@ export class RecordedFolder {
     return this.writer.write(this.files.scenario, () => this.errors.text());
   }
 
+  private writeTranscripts(): Promise<void> {
+    return this.writer.write(this.files.transcripts, () => this.transcripts.text());
+  }
+
   /** Runs {@link RecordedFolder.restoreIfDeleted}, once at a time. */
   private checkFolder(): Promise<void> {
     this.folderCheck ??= this.restoreIfDeleted().finally(() => (this.folderCheck = undefined));
@@ -587,6 +619,7 @@ export class RecordedFolder {
     await Promise.all([
       this.generations.size > 0 ? this.writeGenerations() : undefined,
       this.errors.size > 0 ? this.writeScenario() : undefined,
+      this.transcripts.size > 0 ? this.writeTranscripts() : undefined,
       this.audio.size > 0 || lost > 0 ? this.writeIndex() : undefined,
     ]);
     this.warn(`the folder ${this.dir} was deleted while recording: written again from memory${lost > 0 ? ` (${lost} audio recordings deleted with it are no longer indexed)` : ''}`);
@@ -604,8 +637,9 @@ export class RecordedFolder {
   }
 
   /**
-   * `models.json` as it is written: every model kept, the aliases and providers of known models, and a `speech`
-   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`); a speech model whose discovery answer
+   * `models.json` as it is written: every model kept, the aliases and providers of known models, a `speech`
+   * entry for each speech model (`speechEntriesOf` of `speech-entries.ts`), a `transcription` entry for each
+   * speech-to-text model (`transcription-entries.ts`); a speech model whose discovery answer
    * was recorded with its voices as that answer lists them.
    */
   modelsFile(): ModelsFile {
@@ -614,7 +648,8 @@ export class RecordedFolder {
     const providers = this.knownProviders(ids);
     const speech = speechEntriesOf(models, { own: this.speech, providers, formats: this.speechFormats, discovery: this.discovery });
     const aliases = [...this.aliases.values()].filter((a) => ids.has(a.target) && !ids.has(a.alias));
-    return { models, aliases, speech, ...(Object.keys(providers).length > 0 ? { providers } : {}) };
+    const transcription = transcriptionEntriesOf(models, this.transcription);
+    return { models, aliases, speech, ...(transcription === undefined ? {} : { transcription }), ...(Object.keys(providers).length > 0 ? { providers } : {}) };
   }
 }
 

@@ -20,7 +20,7 @@ const RATE = 16_000;
  * A 16-bit mono PCM WAV (RIFF `WAVE`, `fmt ` chunk of 16 bytes, `data` chunk) of `seconds` of a sine tone at `hz`, at
  * `rate` samples a second, amplitude a quarter of full scale.
  */
-export function toneWav(seconds: number, hz = 440, rate = RATE): Uint8Array {
+export function toneWav(seconds: number, hz = 440, rate = RATE): Uint8Array<ArrayBuffer> {
   const samples = Math.round(seconds * rate);
   const bytes = new Uint8Array(44 + samples * 2);
   const view = new DataView(bytes.buffer);
