@@ -126,30 +126,47 @@ describe('transcripts.json', () => {
   });
 });
 
-describe('a transcription of audio transcripts.json names', () => {
+describe('a transcription of audio transcripts.json names (examples/transcription/fixtures)', () => {
   let server: RunningServer;
+  const GREETING = toneWav(1, 550);
   beforeAll(async () => {
-    const dir = folder({ transcripts: [{ clip: 'clips/hello.wav', text: 'Hello from a clip.', language: 'en' }] }, { 'clips/hello.wav': HELLO });
-    server = await startServer({ port: 0, fixtures: dir });
+    const example = readFileSync(new URL('../examples/transcription/fixtures/transcripts.json', import.meta.url), 'utf8');
+    server = await startServer({ port: 0, fixtures: folder(example, { 'clips/greeting.wav': GREETING }) });
   });
   afterAll(() => server?.close());
 
-  it('answers the fixture\'s text, by JSON and by multipart', async () => {
-    const json = await fetch(`${server.baseUrl}/audio/transcriptions`, {
+  /** The verbose answer to `bytes` sent as base64 JSON. */
+  async function transcribe(bytes: Uint8Array): Promise<{ text: string; language: string; duration: number; words: unknown[] }> {
+    const response = await fetch(`${server.baseUrl}/audio/transcriptions`, {
       method: 'POST',
       headers: { Authorization: 'Bearer sk-test', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/whisper-1', input_audio: { data: Buffer.from(HELLO).toString('base64'), format: 'wav' }, response_format: 'verbose_json' }),
+      body: JSON.stringify({ model: 'openai/whisper-1', input_audio: { data: Buffer.from(bytes).toString('base64'), format: 'wav' }, response_format: 'verbose_json', timestamp_granularities: ['word'] }),
     });
-    expect(json.status).toBe(200);
-    const verbose = (await json.json()) as { text: string; language: string; duration: number };
-    expect(verbose).toMatchObject({ text: 'Hello from a clip.', language: 'en' });
-    expect(verbose.duration).toBeCloseTo(0.5, 2);
+    expect(response.status).toBe(200);
+    return (await response.json()) as { text: string; language: string; duration: number; words: unknown[] };
+  }
+
+  it('answers an entry by sha256 with its text, language, duration and words', async () => {
+    const answer = await transcribe(toneWav(0.5));
+    expect(answer).toMatchObject({ text: 'Goodbye for now.', language: 'en', duration: 0.5 });
+    expect(answer.words).toEqual([
+      { word: 'Goodbye', start: 0, end: 0.2 },
+      { word: 'for', start: 0.22, end: 0.3 },
+      { word: 'now.', start: 0.32, end: 0.5 },
+    ]);
+  });
+
+  it('answers a clip\'s bytes with its text, by JSON and by multipart, its words spread over the audio', async () => {
+    const answer = await transcribe(GREETING);
+    expect(answer).toMatchObject({ text: 'Hello, and thanks for calling.', language: 'en' });
+    expect(answer.duration).toBeCloseTo(1, 2);
+    expect(answer.words).toHaveLength(5);
 
     const form = new FormData();
     form.append('model', 'openai/whisper-1');
-    form.append('file', new File([HELLO], 'hello.wav', { type: 'audio/wav' }));
+    form.append('file', new File([GREETING], 'greeting.wav', { type: 'audio/wav' }));
     const multipart = await fetch(`${server.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { Authorization: 'Bearer sk-test' }, body: form });
     expect(multipart.status).toBe(200);
-    expect(((await multipart.json()) as { text: string }).text).toBe('Hello from a clip.');
+    expect(((await multipart.json()) as { text: string }).text).toBe('Hello, and thanks for calling.');
   });
 });

@@ -10,8 +10,9 @@
  * of a model not (yet) recorded are held in memory and written once the model is; each speech model gets a
  * `speech` entry, and what a recorded speech model discovery answer says it takes (voices, formats, speed,
  * `instructions`, inputs) is held in memory too and replaces, on writing, its record's `supported_voices` and its
- * entry's facts. `models.json` is written before any other file, and an audio file before the index entry naming
- * it.
+ * entry's facts; each transcription model gets a `transcription` entry (`transcription-entries.ts`), and each
+ * transcript an entry of `transcripts.json` (`recorded-transcripts.ts`). `models.json` is written before any other
+ * file, and an audio file before the index entry naming it.
  *
  * The folder is held with a lock file (`folder-lock.ts`); when the folder is deleted while recording (its lock file
  * gone), the next recording writes every file again from memory, `models.json` first; the audio files deleted with
