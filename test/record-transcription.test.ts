@@ -173,6 +173,14 @@ describe('mockrouter record of transcriptions', () => {
   });
 });
 
+describe('mockrouter record on a folder with an invalid transcripts.json', () => {
+  it('refuses to start, naming the file, the entry and what was expected', async () => {
+    const bad = newFolder();
+    writeFileSync(join(bad, 'transcripts.json'), JSON.stringify({ transcripts: [{ clip: 'missing.wav', text: 'x' }] }));
+    await expect(startRecorder({ upstream: 'http://127.0.0.1:9', out: bad, port: 0 })).rejects.toThrow(/transcripts\.json: transcripts\[0\]\.clip: missing\.wav: not found/);
+  });
+});
+
 describe('what a transcription exchange records', () => {
   const answer = Buffer.from(JSON.stringify({ text: 'Hi.', language: 'en', duration: 0.5, words: [{ word: 'Hi.', start: 0, end: 0.4, speaker: 0, speaker_label: 'A' }], usage: { seconds: 1 } }));
   const json = (body: unknown) => Buffer.from(JSON.stringify(body));

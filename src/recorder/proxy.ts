@@ -25,7 +25,8 @@ import { droppedNames, forwardableHead } from './answer-head.js';
 import { MIN_CREDENTIAL_LENGTH } from './credential-forms.js';
 import { isOwnAnswer, sendOwnAnswer, type OwnAnswerReason } from './own-answers.js';
 import type { RecordedFolder } from './recorded-folder.js';
-import { keepsRequestBody, keptRequestBytes, recordExchange, recordedOperation } from './recorder.js';
+import { keepsRequestBody, recordExchange, recordedOperation } from './recorder.js';
+import { keptRequestBytes } from './transcript-answers.js';
 import { cameBack } from './recording-loop.js';
 import type { Upstream } from './upstream.js';
 
@@ -41,7 +42,7 @@ export interface ProxyOptions {
   folder: RecordedFolder;
   /**
    * Most bytes of one answer (or speech request) kept for recording; longer ones are forwarded, not recorded. A
-   * transcription's request is kept up to 64 MiB at least (`keptRequestBytes` of `recorder.ts`).
+   * transcription's request is kept up to 64 MiB at least (`keptRequestBytes` of `transcript-answers.ts`).
    */
   maxRecordBytes: number;
   /** Longest wait, ms, for the upstream's answer head, and for each chunk of its body once it started. */

@@ -38,7 +38,6 @@ import { matchRoute, type Operation } from '../core/http/routes.js';
 import { valueDepthOf } from '../core/base/json-depth.js';
 import { SpeechModelResponseSchema } from '../core/formats/speech-model-schema.js';
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
-import { TRANSCRIPTION_BODY_BYTES } from '../core/http/request.js';
 import { anyHoldsCredential } from './credential-forms.js';
 import { transcriptOfExchange, transcriptionRuleModel } from './transcript-answers.js';
 import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
@@ -75,14 +74,6 @@ export function recordedOperation(method: string, path: string): Operation | und
 /** Whether the recorder keeps the request's body (speech: the key of its recording; transcription: its audio). */
 export function keepsRequestBody(operation: Operation | undefined): boolean {
   return operation === 'speech' || operation === 'transcription';
-}
-
-/**
- * The most bytes of a request body kept for recording: `maxRecordBytes`, or for a transcription at least what the
- * simulator takes (`TRANSCRIPTION_BODY_BYTES`, 64 MiB), so any audio the simulator could answer is recorded.
- */
-export function keptRequestBytes(operation: Operation | undefined, maxRecordBytes: number): number {
-  return operation === 'transcription' ? Math.max(maxRecordBytes, TRANSCRIPTION_BODY_BYTES) : maxRecordBytes;
 }
 
 /** The file name of a speech recording: the SHA-256 of its key (64 hex) and `.mp3` for `audio/mpeg`, else `.pcm`. */

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../core/base/error-envelope.js';
 import { MAX_TRANSCRIPT_WORDS, TranscriptEntrySchema, TranscriptWordSchema, type FixtureTranscript } from '../core/formats/transcript-schema.js';
-import { MAX_BODY_BYTES } from '../core/http/request.js';
+import { MAX_BODY_BYTES, TRANSCRIPTION_BODY_BYTES } from '../core/http/request.js';
+import type { Operation } from '../core/http/routes.js';
 import { decodeBase64WithAtob, readTranscriptionRequest } from '../core/transcription/request-body.js';
 import { nodePlatform } from '../node-platform/platform.js';
 
@@ -105,4 +106,12 @@ export function transcriptionRuleModel(requestBody: Buffer | undefined): string 
   if (requestBody === undefined || requestBody.length > MAX_BODY_BYTES) return undefined;
   const model = jsonObjectOf(requestBody)?.model;
   return typeof model === 'string' && model !== '' ? model : undefined;
+}
+
+/**
+ * The most bytes of a request body kept for recording: `maxRecordBytes`, or for a transcription at least what the
+ * simulator takes (`TRANSCRIPTION_BODY_BYTES`, 64 MiB), so any audio the simulator could answer is recorded.
+ */
+export function keptRequestBytes(operation: Operation | undefined, maxRecordBytes: number): number {
+  return operation === 'transcription' ? Math.max(maxRecordBytes, TRANSCRIPTION_BODY_BYTES) : maxRecordBytes;
 }
