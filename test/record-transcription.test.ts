@@ -4,7 +4,9 @@
  * the audio with its text, language, duration and words, errors become rules of the `recorded` scenario, and the
  * folder replayed with `--fixtures` (another seed, no upstream) answers the same audio with the recorded text.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -170,6 +172,35 @@ describe('mockrouter record of transcriptions', () => {
     expect(after[0]).toEqual({ clip: 'hello.wav', text: texts[1] });
     expect(after.find((entry) => entry.sha256 === sha256Hex(tone))!.text).toBe(texts[0]);
     expect(after.at(-1)!.text).toBe(texts[2]);
+  });
+});
+
+describe('mockrouter record of a transcript holding the key', () => {
+  it('forwards it and writes nothing of it, with a warning that names neither', async () => {
+    // A fake gateway whose transcript echoes the bearer token, base64-encoded.
+    const fake = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ text: `Heard ${Buffer.from(token).toString('base64')}.`, usage: { seconds: 1 } }));
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const out = newFolder();
+    const warnings: string[] = [];
+    const recorder = await startRecorder({ upstream: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, out, port: 0, logger: { info: () => undefined, warn: (_e, message) => warnings.push(message ?? '') } });
+    try {
+      const answer = await transcribeJson(recorder.baseUrl, toneWav(0.5), 'wav');
+      expect(answer.status).toBe(200);
+      expect(answer.body.text).toContain(Buffer.from(KEY).toString('base64'));
+    } finally {
+      await recorder.close();
+      fake.close();
+    }
+    expect(existsSync(join(out, 'transcripts.json'))).toBe(false);
+    expect(warnings).toEqual([expect.stringMatching(/not recorded: the transcript holds a credential of the request \(in some form\)$/)]);
+    expect(warnings.join('\n')).not.toContain(KEY);
   });
 });
 
