@@ -64,7 +64,7 @@ describe('mockrouter --help, record --help and verify --help', () => {
 
   it("--fixtures says a folder mockrouter record wrote is served with its recorded audio, and how to replay its recorded errors", async () => {
     const help = (await run(['--help'])).stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('a folder written by mockrouter record is served as recorded: its models, its generation records and its recorded speech audio');
+    expect(help).toContain('a folder written by mockrouter record is served as recorded: its models, its generation records, its recorded speech audio and transcripts');
     expect(help).toContain('--scenarios <dir>/scenarios --scenario recorded');
   });
 });

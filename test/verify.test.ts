@@ -244,6 +244,8 @@ describe('verify against another mockrouter', () => {
       ['speech-pcm', 200, 200],
       ['generation', 200, 200],
     ]);
+    expect(spent.probes.at(-1)).toEqual({ probe: 'transcription', request: 'POST /api/v1/audio/transcriptions (openai/whisper-1, 0.5 s WAV as base64 JSON)', upstream: 200, mockrouter: 200, compared: true });
+    expect(real.gateway.journal.list().filter((entry) => entry.operation === 'transcription').map((entry) => entry.transcription?.format)).toEqual(['wav']);
     expect(textReport(spent)).toMatch(/No drift/);
   }, SLOW_TEST_MS);
 
@@ -332,6 +334,18 @@ describe('verify against another mockrouter', () => {
       }
     } finally {
       await drifted.close();
+    }
+  }, SLOW_TEST_MS);
+
+  it('names a transcription the upstream answers otherwise (a status of its own)', async () => {
+    const down = await startServer({ port: 0, seed: 7, scenarios: [{ name: 'stt-down', rules: [{ match: { operation: 'transcription' }, error: { status: 503, message: 'No transcription provider is available' } }] }], scenario: 'stt-down' });
+    try {
+      const report = await verifyGateway({ upstream: down.url, apiKey: KEY, spend: true });
+      expect(report.differences).toEqual([
+        { probe: 'transcription', request: 'POST /api/v1/audio/transcriptions (openai/whisper-1, 0.5 s WAV as base64 JSON)', path: 'status', kind: 'status', upstream: '503', mockrouter: '200' },
+      ]);
+    } finally {
+      await down.close();
     }
   }, SLOW_TEST_MS);
 

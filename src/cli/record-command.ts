@@ -78,14 +78,15 @@ export function recordCommand(): Command {
           '  models.json              model records (200 of model lookups, the model list), their endpoints\' providers, a speech entry per TTS model\n' +
           '  generations.json         generation records (200 of GET /generation?id=)\n' +
           '  audio/index.json         speech answers (200 of POST /audio/speech), keyed by the normalized request body; the bytes in audio/<sha256>.mp3|.pcm\n' +
+          '  transcripts.json         transcripts (200 of POST /audio/transcriptions, JSON or multipart), keyed by the SHA-256 of the audio bytes\n' +
           '  scenarios/recorded.yaml  error answers (status, message, metadata, Retry-After) as rules of the scenario "recorded"\n' +
-          'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded. Request headers are never written; ' +
+          'An answer over 32 MiB (bytes) or cut short is forwarded but not recorded (a transcription request is kept up to 64 MiB). Request headers are never written; ' +
           'no key, cookie or Authorization value is written or logged, and a record holding the request\'s key in any form ' +
           '(as sent, another case, base64, hex, URL-encoded, escaped) is dropped with a warning.\n' +
           'An upstream answer HTTP cannot pass on (a status outside 200-999, a control character in the status line or a header) ' +
           'is answered 502; no answer head within --upstream-timeout is answered 504; both in the gateway\'s error envelope, never recorded.\n' +
           'Each file stays within what --fixtures reads (10 MiB a file, 64 levels deep, 20,000 models or generations, 10,000 ' +
-          'recordings, 64 MiB an audio file, 256 MiB of audio): a record past them is refused, and a kind whose file is full ' +
+          'recordings or transcripts, 64 MiB an audio file, 256 MiB of audio): a record past them is refused, and a kind whose file is full ' +
           'is no longer recorded (one warning).\n' +
           'One recorder per folder: it holds --out/.mockrouter-record.lock (its pid) while it runs; a second one exits 1. ' +
           'An --upstream that is the recorder\'s own address is refused.\n\n' +

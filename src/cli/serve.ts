@@ -89,7 +89,7 @@ const program = withHelpLayout(new Command())
   .addOption(
     new Option(
       '-f, --fixtures <dir>',
-      'folder to serve instead of the built-in catalog: models.json, optionally generations.json and audio/index.json; a folder written by mockrouter record is served as recorded: its models, its generation records and its recorded speech audio (and its recorded errors with --scenarios <dir>/scenarios --scenario recorded)',
+      'folder to serve instead of the built-in catalog: models.json, optionally generations.json, audio/index.json and transcripts.json; a folder written by mockrouter record is served as recorded: its models, its generation records, its recorded speech audio and transcripts (and its recorded errors with --scenarios <dir>/scenarios --scenario recorded)',
     ),
   )
   .addOption(new Option('--scenario <name|file>', 'default scenario for every request: a built-in or --scenarios name, or a JSON/YAML file'))

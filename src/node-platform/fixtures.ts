@@ -1,6 +1,7 @@
 /**
- * Reading the fixture files (`models.json`, `generations.json`) from a folder, and a recorded folder's speech
- * recordings (`audio/index.json`, `src/node-platform/recorded-audio.ts`), Node.js only; validation is `parseFixtures` of
+ * Reading the fixture files (`models.json`, `generations.json`) from a folder, a recorded folder's speech
+ * recordings (`audio/index.json`, `src/node-platform/recorded-audio.ts`) and its transcripts (`transcripts.json`,
+ * `src/node-platform/transcripts.ts`), Node.js only; validation is `parseFixtures` of
  * `src/core/formats/validate-fixtures.ts`. The folder format is `src/core/formats/recording-schema.ts`.
  *
  * The folder is a boundary (`src/node-platform/read-user-file.ts`): each file is read only if, links resolved, it is a
@@ -17,6 +18,7 @@ import { readConfigValue } from './read-config-file.js';
 import { checkUserFolder } from './read-user-file.js';
 import { DEFAULT_FIXTURES_DIR } from './package-files.js';
 import { loadRecordings } from './recorded-audio.js';
+import { loadTranscripts } from './transcripts.js';
 
 let defaultFixtures: Fixtures | undefined;
 
@@ -24,7 +26,9 @@ let defaultFixtures: Fixtures | undefined;
  * Reads and validates a fixtures folder: `models.json` (required; the fixtures shape, or the gateway's saved answer
  * of `GET /api/v1/models?output_modalities=all`, `{"data": [...]}`, whose speech models take the package's own
  * speech entries when they have the same id), `generations.json` (optional: absent = no records) and
- * `audio/index.json` with the files it names (optional: the recorded speech answers, `Fixtures.recordings`).
+ * `audio/index.json` with the files it names (optional: the recorded speech answers, `Fixtures.recordings`) and
+ * `transcripts.json` with the clips it names (optional: transcripts of audio an app brings, `Fixtures.transcripts`,
+ * `src/node-platform/transcripts.ts`).
  *
  * @param dir Folder holding the files. Default: the package's own `fixtures/` folder; that result is loaded once
  *   per process and the same object is returned on every later call (treat it as read-only).
@@ -35,7 +39,9 @@ let defaultFixtures: Fixtures | undefined;
  *   `FOLDER_LIMITS` allows, violates its schema,
  *   or refers to something that does not exist (an alias target, a speech entry, an audio file), or when a
  *   recording's file has another length than its entry says or the recordings pass 256 MiB
- *   (`src/node-platform/recorded-audio.ts`) — see {@link FixtureError} for the message.
+ *   (`src/node-platform/recorded-audio.ts`), or when a clip of `transcripts.json` is missing, outside `dir` or too
+ *   large, or two of its entries are of the same audio (`src/node-platform/transcripts.ts`) — see
+ *   {@link FixtureError} for the message.
  */
 export function loadFixtures(dir?: string): Fixtures {
   if (dir === undefined) {
@@ -49,7 +55,8 @@ export function loadFixtures(dir?: string): Fixtures {
   const generations = isAbsent(generationsPath) ? undefined : readConfigValue(generationsPath, FixtureError, { within: dir });
   const fixtures = parseFixtures(models, generations, modelsPath, generationsPath, loadFixtures().speech, loadFixtures().transcription);
   const recordings = loadRecordings(dir);
-  return recordings ? { ...fixtures, recordings } : fixtures;
+  const transcripts = loadTranscripts(dir)?.transcripts;
+  return { ...fixtures, ...(recordings ? { recordings } : {}), ...(transcripts ? { transcripts } : {}) };
 }
 
 /**

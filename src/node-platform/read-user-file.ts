@@ -122,6 +122,16 @@ export function outsideProblem(real: string, folder: string, expected = 'a file'
  *   (10485760 bytes)`), or takes `limits.timeLimitMs` (5 s) or longer to read.
  */
 export function readUserFile(file: string, ErrorClass: ConfigErrorClass, limits: UserFileLimits = {}): string {
+  return readUserBytes(file, ErrorClass, limits).toString('utf8');
+}
+
+/**
+ * Reads a file that an option names (or that a file of a folder names, such as a clip of `transcripts.json`), as
+ * bytes, with every check of {@link readUserFile} (whose errors it throws, the same way).
+ *
+ * @returns the file's bytes, at most `limits.maxBytes` (10 MiB) of them.
+ */
+export function readUserBytes(file: string, ErrorClass: ConfigErrorClass, limits: UserFileLimits = {}): Buffer {
   const { expected = 'a JSON or YAML file', maxBytes = MAX_USER_FILE_BYTES, timeLimitMs = USER_FILE_READ_TIME_LIMIT_MS, within } = limits;
   const deadline = performance.now() + timeLimitMs;
   let path = file;
@@ -148,10 +158,10 @@ export function readUserFile(file: string, ErrorClass: ConfigErrorClass, limits:
     const stats = fstatSync(fd);
     checkRegular(file, stats, ErrorClass, expected);
     if (stats.size > maxBytes) throw new ErrorClass(file, '', tooLarge(stats.size, false, maxBytes));
-    const text = readBounded(fd, maxBytes, deadline);
-    if (text === TOO_LARGE) throw new ErrorClass(file, '', tooLarge(maxBytes, true, maxBytes));
-    if (text === TOO_SLOW) throw new ErrorClass(file, '', `reading took ${timeLimitMs / 1000} s or longer; expected a regular file on a local disk`);
-    return text;
+    const bytes = readBounded(fd, maxBytes, deadline);
+    if (bytes === TOO_LARGE) throw new ErrorClass(file, '', tooLarge(maxBytes, true, maxBytes));
+    if (bytes === TOO_SLOW) throw new ErrorClass(file, '', `reading took ${timeLimitMs / 1000} s or longer; expected a regular file on a local disk`);
+    return bytes;
   } catch (err) {
     if (err instanceof ConfigFileError) throw err;
     throw new ErrorClass(file, '', accessProblem(err, 'file'));
@@ -196,12 +206,12 @@ const TOO_LARGE = Symbol('too large');
 const TOO_SLOW = Symbol('too slow');
 
 /**
- * Reads `fd` to its end in chunks: its text, or {@link TOO_LARGE} past `maxBytes` (files of `/proc` report size 0
+ * Reads `fd` to its end in chunks: its bytes, or {@link TOO_LARGE} past `maxBytes` (files of `/proc` report size 0
  * and hold more), or {@link TOO_SLOW} once `deadline` (a `performance.now()` time) has come.
  *
  * @throws the system error of a failed read.
  */
-function readBounded(fd: number, maxBytes: number, deadline: number): string | typeof TOO_LARGE | typeof TOO_SLOW {
+function readBounded(fd: number, maxBytes: number, deadline: number): Buffer | typeof TOO_LARGE | typeof TOO_SLOW {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
@@ -214,5 +224,5 @@ function readBounded(fd: number, maxBytes: number, deadline: number): string | t
     if (total > maxBytes) return TOO_LARGE;
     if (performance.now() >= deadline) return TOO_SLOW;
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
 }

@@ -26,6 +26,7 @@ import { MIN_CREDENTIAL_LENGTH } from './credential-forms.js';
 import { isOwnAnswer, sendOwnAnswer, type OwnAnswerReason } from './own-answers.js';
 import type { RecordedFolder } from './recorded-folder.js';
 import { keepsRequestBody, recordExchange, recordedOperation } from './recorder.js';
+import { keptRequestBytes } from './transcript-answers.js';
 import { cameBack } from './recording-loop.js';
 import type { Upstream } from './upstream.js';
 
@@ -39,7 +40,10 @@ export interface RecorderLogger {
 export interface ProxyOptions {
   upstream: Upstream;
   folder: RecordedFolder;
-  /** Most bytes of one answer (or speech request) kept for recording; longer ones are forwarded, not recorded. */
+  /**
+   * Most bytes of one answer (or speech request) kept for recording; longer ones are forwarded, not recorded. A
+   * transcription's request is kept up to 64 MiB at least (`keptRequestBytes` of `transcript-answers.ts`).
+   */
   maxRecordBytes: number;
   /** Longest wait, ms, for the upstream's answer head, and for each chunk of its body once it started. */
   upstreamTimeoutMs: number;
@@ -123,11 +127,12 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
 
     let requestBody: Buffer[] | undefined = keepsRequestBody(operation) ? [] : undefined;
     let requestBytes = 0;
+    const requestLimit = keptRequestBytes(operation, maxRecordBytes);
     req.on('data', (chunk: Buffer) => {
       headTimer.refresh();
       if (requestBody === undefined) return;
       requestBytes += chunk.length;
-      if (requestBytes > maxRecordBytes) requestBody = undefined;
+      if (requestBytes > requestLimit) requestBody = undefined;
       else requestBody.push(chunk);
     });
     req.pipe(upstreamReq);
@@ -231,6 +236,7 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
             path,
             query,
             requestBody: requestBody === undefined ? undefined : Buffer.concat(requestBody),
+            requestContentType: headerText(req.headers['content-type']),
             status,
             contentType: headerText(answer.headers['content-type']),
             retryAfter: answer.headers['retry-after'] === undefined ? undefined : headerText(answer.headers['retry-after']),

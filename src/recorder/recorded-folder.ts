@@ -10,8 +10,9 @@
  * of a model not (yet) recorded are held in memory and written once the model is; each speech model gets a
  * `speech` entry, and what a recorded speech model discovery answer says it takes (voices, formats, speed,
  * `instructions`, inputs) is held in memory too and replaces, on writing, its record's `supported_voices` and its
- * entry's facts. `models.json` is written before any other file, and an audio file before the index entry naming
- * it.
+ * entry's facts; each transcription model gets a `transcription` entry (`transcription-entries.ts`), and each
+ * transcript an entry of `transcripts.json` (`recorded-transcripts.ts`). `models.json` is written before any other
+ * file, and an audio file before the index entry naming it.
  *
  * The folder is held with a lock file (`folder-lock.ts`); when the folder is deleted while recording (its lock file
  * gone), the next recording writes every file again from memory, `models.json` first; the audio files deleted with
@@ -44,7 +45,7 @@ import { validateConfig } from '../core/base/validate-config.js';
 import { FixtureError } from '../core/base/errors.js';
 import { parseFixtures } from '../core/formats/validate-fixtures.js';
 import { detailsLink, splitVariant } from '../core/catalog/variants.js';
-import { isSavedCatalog, savedCatalogToModelsFile } from '../core/formats/saved-catalog.js';
+import { isSavedCatalog, savedCatalogToModelsFile, transcriptionInfoOf } from '../core/formats/saved-catalog.js';
 import { jsonDepthOf, valueDepthOf } from '../core/base/json-depth.js';
 import { loadFixtures } from '../node-platform/fixtures.js';
 import { readConfigValue } from '../node-platform/read-config-file.js';
@@ -55,6 +56,8 @@ import { discoveryOf, speechEntriesOf, withDiscoveredVoices, type SpeechDiscover
 import { transcriptionEntriesOf } from './transcription-entries.js';
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { RecordedErrors, type RecordedError } from './recorded-errors.js';
+import { RecordedTranscripts } from './recorded-transcripts.js';
+import { TRANSCRIPTS_FILE, type FixtureTranscript } from '../core/formats/transcript-schema.js';
 
 export type { RecordedError } from './recorded-errors.js';
 
@@ -65,6 +68,7 @@ export interface FolderFiles {
   audioDir: string;
   audioIndex: string;
   scenario: string;
+  transcripts: string;
 }
 
 /** The paths of the files of the recorded folder `dir`. */
@@ -76,6 +80,7 @@ export function folderFiles(dir: string): FolderFiles {
     audioDir,
     audioIndex: join(audioDir, AUDIO_INDEX_FILE),
     scenario: join(dir, 'scenarios', RECORDED_SCENARIO_FILE),
+    transcripts: join(dir, TRANSCRIPTS_FILE),
   };
 }
 
@@ -96,7 +101,7 @@ export type ModelOutcome = 'recorded' | 'variant-of-known-base' | 'alias' | `inv
 export type Outcome = 'recorded' | `invalid: ${string}` | Refused;
 
 /** The kinds of recording, each stopped on its own once its file (or the audio) is full. */
-type Kind = 'models' | 'generations' | 'audio' | 'errors';
+type Kind = 'models' | 'generations' | 'audio' | 'errors' | 'transcripts';
 
 /** How deep a record may nest: it sits 2 deep in its file (`{"models": [<record>]}`). */
 const RECORD_DEPTH = FOLDER_LIMITS.depth - 2;
@@ -147,6 +152,7 @@ export class RecordedFolder {
   /** The bytes of the audio files the index names (or will, once written). */
   private audioBytes = 0;
   private readonly errors: RecordedErrors;
+  private readonly transcripts = new RecordedTranscripts();
   /** Kinds no longer recorded, with what filled up. */
   private readonly stopped = new Map<Kind, string>();
   /** The first write of `models.json` (resolved when the folder had one), which every other file waits for. */
@@ -174,8 +180,8 @@ export class RecordedFolder {
    *
    * @param upstream the upstream's origin and path (no credentials), named in the scenario's description.
    * @throws {FolderBusyError} when another running recorder holds the folder (`folder-lock.ts`).
-   * @throws {FixtureError} when `models.json`, `generations.json` or `audio/index.json` exists and is not valid
-   *   (the message names the file, the path inside it and what was expected).
+   * @throws {FixtureError} when `models.json`, `generations.json`, `audio/index.json` or `transcripts.json` exists
+   *   and is not valid (the message names the file, the path inside it and what was expected).
    * @throws {ScenarioError} when `scenarios/recorded.yaml` exists and is not a valid scenario.
    */
   static async open(dir: string, upstream: string, options: RecordedFolderOptions = {}): Promise<RecordedFolder> {
@@ -183,7 +189,7 @@ export class RecordedFolder {
     try {
       const folder = new RecordedFolder(dir, upstream, lock, options.warn ?? (() => undefined));
       const { files } = folder;
-      const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
+      const owned = (name: string) => ['models.json', 'generations.json', AUDIO_INDEX_FILE, RECORDED_SCENARIO_FILE, TRANSCRIPTS_FILE].includes(name) || /^[0-9a-f]{64}\.(mp3|pcm)$/.test(name);
       await removeLeftovers(dir, owned);
       await removeLeftovers(files.audioDir, owned);
       await removeLeftovers(join(dir, 'scenarios'), owned);
@@ -191,6 +197,7 @@ export class RecordedFolder {
       folder.loadGenerations();
       folder.loadAudio();
       folder.loadScenario();
+      folder.transcripts.load(dir);
       // The folder as it will be written must load: the recorder never turns a valid folder into an invalid one.
       parseFixtures(folder.modelsFile(), { generations: [...folder.generations.values()] }, files.models, files.generations);
       if (folder.modelsBytes({}) > FILE_BYTES) {
@@ -282,8 +289,12 @@ export class RecordedFolder {
       kept = { ...record, id: parts.name, name, links: { ...record.links, details: detailsLink(parts.name) } };
       fromVariant = true;
     }
-    const bytes = measured(kept, 2);
+    // A transcription model's entry in `transcription` is counted with its record.
+    let bytes = measured(kept, 2);
     if (bytes === undefined) return NOT_JSON;
+    if (kept.architecture.output_modalities.includes('transcription')) {
+      bytes += prettyBytesAt(this.transcription.get(kept.id) ?? transcriptionInfoOf(kept, loadFixtures().transcription), 2, kept.id);
+    }
     if (!this.models.has(kept.id) && this.models.size >= FOLDER_LIMITS.models) return this.stop('models', `models.json would hold more than ${FOLDER_LIMITS.models} model records`);
     const total = this.modelsBytes({ models: this.models.totalWith(kept.id, bytes), speaking: speaks ? kept : undefined });
     if (total > FILE_BYTES) return this.stop('models', `models.json would pass ${FILE_BYTES} bytes`);
@@ -476,6 +487,21 @@ export class RecordedFolder {
     return { rule: outcome.name };
   }
 
+  /**
+   * Keeps the transcript of the audio whose SHA-256 is `sha256` (`recorded-transcripts.ts`), unless
+   * `transcripts.json` would pass its entries or bytes. Writes `transcripts.json` (after `models.json`).
+   */
+  async addTranscript(sha256: string, transcript: FixtureTranscript): Promise<Outcome> {
+    await this.checkFolder();
+    const stopped = this.refusalOfStopped('transcripts');
+    if (stopped !== undefined) return stopped;
+    const outcome = this.transcripts.add(sha256, transcript, FILE_BYTES);
+    if (outcome !== 'recorded') return outcome.full ? this.stop('transcripts', outcome.problem) : { refused: outcome.problem, warn: true };
+    await this.ensureModels();
+    await this.writeTranscripts();
+    return 'recorded';
+  }
+
   /** Resolves once every write asked for so far is on disk. */
   idle(): Promise<void> {
     return this.writer.idle();
@@ -567,6 +593,10 @@ export class RecordedFolder {
     return this.writer.write(this.files.scenario, () => this.errors.text());
   }
 
+  private writeTranscripts(): Promise<void> {
+    return this.writer.write(this.files.transcripts, () => this.transcripts.text());
+  }
+
   /** Runs {@link RecordedFolder.restoreIfDeleted}, once at a time. */
   private checkFolder(): Promise<void> {
     this.folderCheck ??= this.restoreIfDeleted().finally(() => (this.folderCheck = undefined));
@@ -592,6 +622,7 @@ export class RecordedFolder {
     await Promise.all([
       this.generations.size > 0 ? this.writeGenerations() : undefined,
       this.errors.size > 0 ? this.writeScenario() : undefined,
+      this.transcripts.size > 0 ? this.writeTranscripts() : undefined,
       this.audio.size > 0 || lost > 0 ? this.writeIndex() : undefined,
     ]);
     this.warn(`the folder ${this.dir} was deleted while recording: written again from memory${lost > 0 ? ` (${lost} audio recordings deleted with it are no longer indexed)` : ''}`);

@@ -14,12 +14,16 @@
  *   and the facts of its `speech` entry in `models.json` (once its record is recorded; `speech-entries.ts`);
  * - 200 of `createAudioSpeech` (`POST /api/v1/audio/speech`, JSON body) → the bytes under `audio/`, indexed by
  *   `speechKeyOf(body)`;
+ * - 200 of `createAudioTranscriptions` (`POST /api/v1/audio/transcriptions`, JSON or multipart body) → an entry of
+ *   `transcripts.json` keyed by the SHA-256 of the audio bytes, with the answer's `text`, `language`, `duration` and
+ *   `words` (`transcript-answers.ts`);
  * - an error answer (status 400 to 599 with the envelope `{"error": {"code", "message", "metadata"?}}`) of any of
  *   these operations → a rule of `scenarios/recorded.yaml`.
  *
- * Nothing of the request but its path, its query's `id` and a speech body's key fields is kept. Every value about
+ * Nothing of the request but its path, its query's `id`, a speech body's key fields and the SHA-256 of a
+ * transcription's audio is kept. Every value about
  * to be written (each model record, the endpoints kept, a generation record, a speech answer's key, `Content-Type`
- * and bytes, an error's message, metadata, model and `Retry-After`), decoded as it will be written, is searched for
+ * and bytes, a transcript, an error's message, metadata, model and `Retry-After`), decoded as it will be written, is searched for
  * the credentials the request carried in each of their forms (`holdsCredential` of `credential-forms.ts`): a hit
  * drops that recording, with a warning that names neither the credential nor the value.
  *
@@ -35,6 +39,7 @@ import { valueDepthOf } from '../core/base/json-depth.js';
 import { SpeechModelResponseSchema } from '../core/formats/speech-model-schema.js';
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { anyHoldsCredential } from './credential-forms.js';
+import { transcriptOfExchange, transcriptionRuleModel } from './transcript-answers.js';
 import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
 
 /** One exchange that went through the proxy, complete. */
@@ -44,8 +49,10 @@ export interface Exchange {
   path: string;
   /** The request's raw query, without `?` (may be empty). */
   query: string;
-  /** The request's body, when it was kept (speech requests); `undefined` when it was not or was too long. */
+  /** The request's body, when it was kept (speech and transcription requests); `undefined` when it was not or was too long. */
   requestBody: Buffer | undefined;
+  /** The request's `Content-Type`, or `''` (a transcription's body is JSON or multipart). */
+  requestContentType: string;
   status: number;
   /** The answer's `Content-Type`, or `''`. */
   contentType: string;
@@ -64,9 +71,9 @@ export function recordedOperation(method: string, path: string): Operation | und
   return route.operation;
 }
 
-/** Whether the recorder keeps the request's body (speech only: the key of its recording). */
+/** Whether the recorder keeps the request's body (speech: the key of its recording; transcription: its audio). */
 export function keepsRequestBody(operation: Operation | undefined): boolean {
-  return operation === 'speech';
+  return operation === 'speech' || operation === 'transcription';
 }
 
 /** The file name of a speech recording: the SHA-256 of its key (64 hex) and `.mp3` for `audio/mpeg`, else `.pcm`. */
@@ -166,6 +173,14 @@ export async function recordExchange(exchange: Exchange, folder: RecordedFolder)
       const outcome = await folder.addAudio({ key, file, content_type: contentType, bytes: exchange.body.length }, exchange.body);
       return [outcomeNote('the speech answer', outcome, `audio ${file} (${exchange.body.length} bytes, ${body.model})`)];
     }
+    case 'transcription': {
+      const heard = await transcriptOfExchange(exchange.requestBody, exchange.requestContentType, exchange.body);
+      if (typeof heard === 'string') return [info(`not recorded: ${heard}`)];
+      if (leaks(heard.transcript)) return [credentialNote('the transcript')];
+      const outcome = await folder.addTranscript(heard.sha256, heard.transcript);
+      const words = heard.wordsDropped === undefined ? '' : ` (words left out: ${heard.wordsDropped})`;
+      return [outcomeNote('the transcript', outcome, `transcript of ${heard.sha256.slice(0, 12)}… (${heard.transcript.text.length} characters, ${heard.model})${words}`)];
+    }
     case 'speech-models':
     case 'speech-model': {
       const data = jsonOf(exchange.body)?.data;
@@ -217,8 +232,12 @@ async function recordError(operation: Operation, exchange: Exchange, folder: Rec
   return 'rule' in outcome ? [info(`scenario rule ${outcome.rule}`)] : [refusalNote(`the error answer (${exchange.status})`, outcome)];
 }
 
-/** The model a request names: a speech body's `model`, or the `author/slug` of a lookup or endpoints path. */
+/**
+ * The model a request names: a speech body's `model`, a transcription's JSON body's (`transcriptionRuleModel`), or
+ * the `author/slug` of a lookup or endpoints path.
+ */
 function modelOf(operation: Operation, exchange: Exchange): string | undefined {
+  if (operation === 'transcription') return transcriptionRuleModel(exchange.requestBody);
   if (operation === 'speech') {
     const body = exchange.requestBody === undefined ? undefined : jsonOf(exchange.requestBody);
     const model = (body as { model?: unknown } | undefined)?.model;

@@ -5,8 +5,9 @@
  * (`listModelsCount`), the lookup (`getModel`) and the endpoints (`listEndpoints`) of each speech model both lists
  * hold, the speech model discovery list (`listSpeechModels`) and each shared model's entry (`getSpeechModel`), the key (`getCurrentKey`) and the credits (`getCredits`; compared only when the upstream answers 200, since
  * only a management key may read them: docs/behaviour.md, "Keys and credits"). With `spend`, also one short speech
- * call (`createAudioSpeech`) in `mp3` and one in `pcm`, and each call's generation lookup (`getGeneration`, asked
- * again until it answers 200: the record is not ready at once, docs/behaviour.md, "Generation lookup").
+ * call (`createAudioSpeech`) in `mp3` and one in `pcm`, each call's generation lookup (`getGeneration`, asked
+ * again until it answers 200: the record is not ready at once, docs/behaviour.md, "Generation lookup"), and one
+ * transcription of half a second of WAV (`createAudioTranscriptions`, `transcription-probe.ts`).
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
 import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape, type ShapeDifference } from './shape.js';
 import type { Answer, ProbeRequest, Side } from './sides.js';
+import { transcribeOnBoth } from './transcription-probe.js';
 import type { Difference, ProbeError, ProbeName, ProbeResult } from './types.js';
 
 /** The input of each speech call of `--spend`: a few characters, so the call costs next to nothing. */
@@ -243,6 +245,7 @@ async function sendProbes(upstreamFor: (probe: ProbeName, described?: string) =>
 
   if (options.spend) {
     for (const format of SPEECH_FORMATS) await speak(format, common, voices, upstreamFor, mockrouter, comparison, options);
+    await transcribeOnBoth(upstreamFor('transcription'), mockrouter, comparison);
   }
 }
 

@@ -10,10 +10,10 @@ import type { ShapeDifference } from './shape.js';
 /**
  * The probes, by name: `models` (`getModels` with `output_modalities=speech`), `models-count` (`listModelsCount`),
  * `model` (`getModel` of each speech model both sides list), `endpoints` (`listEndpoints` of the same), `key`
- * (`getCurrentKey`), `credits` (`getCredits`), and with `--spend` `speech-mp3`, `speech-pcm` (`createAudioSpeech`)
- * and `generation` (`getGeneration` of each speech call's id).
+ * (`getCurrentKey`), `credits` (`getCredits`), and with `--spend` `speech-mp3`, `speech-pcm` (`createAudioSpeech`),
+ * `generation` (`getGeneration` of each speech call's id) and `transcription` (`createAudioTranscriptions`).
  */
-export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'speech-models' | 'speech-model' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation';
+export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'speech-models' | 'speech-model' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation' | 'transcription';
 
 /** One request sent to both sides. */
 export interface ProbeResult {

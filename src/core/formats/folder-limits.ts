@@ -8,7 +8,7 @@
 
 /** The limits; each a whole number. */
 export const FOLDER_LIMITS = {
-  /** Bytes of one JSON or YAML file (`models.json`, `generations.json`, `audio/index.json`, a keys or scenario file): 10 MiB. */
+  /** Bytes of one JSON or YAML file (`models.json`, `generations.json`, `audio/index.json`, `transcripts.json`, a keys or scenario file): 10 MiB. */
   fileBytes: 10 * 1024 * 1024,
   /** Deepest nesting of arrays and objects in one such file (a model record nests 4 deep; the API's request bodies 64). */
   depth: 64,
@@ -22,6 +22,12 @@ export const FOLDER_LIMITS = {
   audioFileBytes: 64 * 1024 * 1024,
   /** Bytes of the recorded audio files together (they are kept in memory): 256 MiB. */
   audioTotalBytes: 256 * 1024 * 1024,
+  /** Transcripts in `transcripts.json`. */
+  transcripts: 10_000,
+  /** Bytes of one clip a `transcripts.json` entry names: 64 MiB, as a recorded audio file. */
+  clipBytes: 64 * 1024 * 1024,
+  /** Bytes of the clips of one `transcripts.json` together (each is read and hashed at start-up): 256 MiB. */
+  clipTotalBytes: 256 * 1024 * 1024,
 } as const;
 
 /** The name of one of {@link FOLDER_LIMITS}. */

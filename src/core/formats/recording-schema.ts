@@ -8,7 +8,9 @@
  * - `audio/index.json` (optional) and the files it names: recorded speech answers, keyed by the request's
  *   normalized body ({@link speechKeyOf}), served byte for byte;
  * - `scenarios/recorded.yaml` (optional): the error answers recorded, as rules of a scenario named `recorded`
- *   (`docs/scenarios.md`), replayed with `--scenarios <dir>/scenarios --scenario recorded`.
+ *   (`docs/scenarios.md`), replayed with `--scenarios <dir>/scenarios --scenario recorded`;
+ * - `transcripts.json` (optional): the transcripts of the audio transcribed, keyed by the audio's SHA-256
+ *   (`transcript-schema.ts`).
  *
  * @module
  */

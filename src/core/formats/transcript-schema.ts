@@ -7,6 +7,7 @@
  * @module
  */
 import * as z from 'zod';
+import { FOLDER_LIMITS } from './folder-limits.js';
 
 /** The name of the file in a fixtures folder. */
 export const TRANSCRIPTS_FILE = 'transcripts.json';
@@ -44,10 +45,10 @@ export const TranscriptEntrySchema = z
   })
   .refine((entry) => (entry.sha256 === undefined) !== (entry.clip === undefined), 'expected exactly one of sha256 and clip');
 
-/** The whole of `transcripts.json`. */
+/** The whole of `transcripts.json`: at most `FOLDER_LIMITS.transcripts` (10,000) entries. */
 export const TranscriptsFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  transcripts: z.array(TranscriptEntrySchema).max(100_000),
+  transcripts: z.array(TranscriptEntrySchema).max(FOLDER_LIMITS.transcripts),
 });
 
 /** An entry of `transcripts.json` (see {@link TranscriptEntrySchema}). */
