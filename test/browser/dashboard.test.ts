@@ -24,6 +24,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
 import { STT, TTS } from '../support/speech-model.js';
 import { postSpeech } from '../support/speech-request.js';
+import { wavOf } from '../support/wav.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START = '2026-01-01T00:00:00Z';
@@ -139,7 +140,7 @@ describeWithBrowser('dashboard', () => {
     const wav = wavOf(pcm);
     const form = new FormData();
     form.append('model', STT);
-    form.append('file', new Blob([wav as Uint8Array<ArrayBuffer>], { type: 'audio/wav' }), 'heard.wav');
+    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'heard.wav');
     const heard = await fetch(`${server.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { Authorization: key.Authorization }, body: form });
     expect(heard.status).toBe(200);
     expect(((await heard.json()) as { text: string }).text).toBe(input);
@@ -529,26 +530,4 @@ describeWithBrowser('dashboard', () => {
     console.log(`dashboard screenshots:\n${shots.join('\n')}`);
   }, TIMEOUT);
 });
-
-/** 16-bit 24 kHz mono PCM in a 44-byte WAV header, as a client saves it. */
-function wavOf(pcm: Uint8Array): Uint8Array {
-  const wav = new Uint8Array(44 + pcm.byteLength);
-  const view = new DataView(wav.buffer);
-  const text = (at: number, value: string) => [...value].forEach((char, i) => (wav[at + i] = char.charCodeAt(0)));
-  text(0, 'RIFF');
-  view.setUint32(4, 36 + pcm.byteLength, true);
-  text(8, 'WAVE');
-  text(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, 24_000, true);
-  view.setUint32(28, 48_000, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  text(36, 'data');
-  view.setUint32(40, pcm.byteLength, true);
-  wav.set(pcm, 44);
-  return wav;
-}
 

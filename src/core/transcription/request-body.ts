@@ -225,16 +225,22 @@ export function readTranscriptionRequest(request: CoreRequest, decode: Base64Dec
   return { ...rest, shape: 'json', audio: { kind: 'url', url, format } };
 }
 
-/** A multipart body's text fields as the JSON shape's values: numbers, booleans, lists (`name[]`) and the `trace` object. */
+/**
+ * A multipart body's text fields as the JSON shape's values: numbers, booleans, lists (`name[]`, repeated; the
+ * granularities also comma-separated, as `@openrouter/sdk` sends them) and the `trace` object.
+ */
 function fieldValues(form: FormData): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   form.forEach((value, name) => {
     if (name === 'file') return;
     if (typeof value !== 'string') throw new GatewayError(400, { message: `${name}: must be a text field, got a file` });
-    const list = name.endsWith('[]') ? name.slice(0, -2) : undefined;
+    const list = name.endsWith('[]') ? name.slice(0, -2) : name === 'timestamp_granularities' ? name : undefined;
     if (list !== undefined) {
+      // `@openrouter/sdk` 1.3.19 sends a list as one field, its values joined by commas (`word,segment`); the
+      // `openai` clients send one field per value. Both are read; a granularity never holds a comma.
+      const items = list === 'timestamp_granularities' ? value.split(',').map((item) => item.trim()) : [value];
       const current = values[list];
-      values[list] = Array.isArray(current) ? [...(current as unknown[]), value] : [value];
+      values[list] = Array.isArray(current) ? [...(current as unknown[]), ...items] : items;
     } else if (Object.hasOwn(values, name)) {
       throw new GatewayError(400, { message: `${name}: expected one value, got more than one` });
     } else {
