@@ -276,6 +276,18 @@ function sharedCases(make: (options: { journalSize: number; maxGenerations: numb
     expect(Object.keys(read!)).toEqual(Object.keys({ ...entry('s'), seq: 1 }));
     expect(await s.journal.list({ status: 0 })).toEqual([read]);
   });
+
+  it('remembers said audio by its hash, and keeps it through a reset', async () => {
+    const s = store();
+    const hash = 'a'.repeat(64);
+    expect(await s.recallSaid(hash)).toBeUndefined();
+    await s.rememberSaid(hash, '{"input":"hello"}');
+    expect(await s.recallSaid(hash)).toBe('{"input":"hello"}');
+    await s.rememberSaid(hash, '{"input":"again"}');
+    expect(await s.recallSaid(hash)).toBe('{"input":"again"}');
+    await s.reset();
+    expect(await s.recallSaid(hash)).toBe('{"input":"again"}');
+  });
 }
 
 describe('memory store (the reference)', () => {
@@ -299,6 +311,36 @@ describeWithRedis('Redis store', (redis) => {
 
   describe('agrees with the memory store', () => {
     sharedCases((options) => openRedis(options));
+  });
+
+  it('bounds said audio by entries and by bytes, the least recently used going first; a read is a use', async () => {
+    const prefix = `t${++prefixes}:`;
+    const a = createRedisStore({ url: redis.url, prefix, replica: 'a', journalSize: 5, maxGenerations: 3, saidBound: { entries: 3, bytes: 40 } });
+    const b = createRedisStore({ url: redis.url, prefix, replica: 'b', journalSize: 5, maxGenerations: 3, saidBound: { entries: 3, bytes: 40 } });
+    open.push(a, b);
+    const hash = (n: number) => String(n).repeat(64).slice(0, 64);
+    await a.rememberSaid(hash(1), 'one.......');
+    await b.rememberSaid(hash(2), 'two.......');
+    await a.rememberSaid(hash(3), 'three.....');
+    expect(await b.recallSaid(hash(1))).toBe('one.......'); // 1 is now the most recently used
+    await b.rememberSaid(hash(4), 'four......'); // past 3 entries: 2 goes
+    expect(await a.recallSaid(hash(2))).toBeUndefined();
+    expect(await a.recallSaid(hash(3))).toBe('three.....');
+    // The read of 3 made it more recent than 4. 10 + 10 + 10 + 21 bytes, past 40: the two least recent, 1 and 4, go.
+    await a.rememberSaid(hash(5), 'five-five-five-five..');
+    expect(await b.recallSaid(hash(1))).toBeUndefined();
+    expect(await b.recallSaid(hash(4))).toBeUndefined();
+    expect(await b.recallSaid(hash(3))).toBe('three.....');
+    expect(await b.recallSaid(hash(5))).toBe('five-five-five-five..');
+    const { Redis } = await import('ioredis');
+    const raw = new Redis(redis.url, { lazyConnect: true });
+    try {
+      await raw.connect();
+      expect(Number(await raw.get(`${prefix}said:bytes`))).toBe(31);
+      expect(await raw.zcard(`${prefix}said`)).toBe(2);
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it('is shared, named by its URL, and ready once connected', async () => {

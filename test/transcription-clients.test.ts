@@ -110,6 +110,17 @@ describe.each(modes)('transcription through the official clients ($name)', (mode
     }
   });
 
+  it('finds the audio whichever replica said it: the journal names the replica of the speech and of its transcription', async () => {
+    const pcm = await said('Said here, heard there.', 'pcm');
+    const answer = await openRouter.stt.createTranscription({ sttRequest: { model: STT, inputAudio: { data: Buffer.from(pcm).toString('base64'), format: 'pcm' } } });
+    expect(answer.text).toBe('Said here, heard there.');
+    const [speech, heard] = (await mock.gateway.sharedJournal.list()).slice(-2);
+    expect(speech!.operation).toBe('speech');
+    expect(heard!.transcription).toMatchObject({ source: 'said', text: 'Said here, heard there.' });
+    // Behind the round-robin forwarder of the replicas mode, one after the other are two replicas.
+    if (mode.name === 'replicas') expect(heard!.replica).not.toBe(speech!.replica);
+  });
+
   it('leaves a generation record: X-Generation-Id gen-stt-…, api_type stt, the cost of the answer', async () => {
     const pcm = await said(INPUT, 'pcm');
     const response = await fetch(`${mock.baseUrl}/audio/transcriptions`, {

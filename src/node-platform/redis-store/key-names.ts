@@ -42,6 +42,14 @@ export interface StoreKeys {
   readonly journalSeq: string;
   /** Hash of the fields entries get when their answer ends, by seq. */
   readonly journalDone: string;
+  /** Sorted set of the said audios kept for transcription (their SHA-256), scored by their last use. */
+  readonly said: string;
+  /** Counter of said-audio uses (the scores of {@link said}). */
+  readonly saidUses: string;
+  /** Bytes of every said audio's text kept (the bound `SAID_BOUND_BYTES`). */
+  readonly saidBytes: string;
+  /** Prefix of the said audios' strings (their `SaidAudio` JSON): the SHA-256 follows (`said-scripts.ts`). */
+  readonly saidPrefix: string;
   /** Pub/sub channel of events between replicas (ioredis' `keyPrefix` would not prefix it; this does). */
   readonly events: string;
 }
@@ -58,6 +66,10 @@ export function storeKeys(prefix: string): StoreKeys {
     generationUses: `${prefix}generations:uses`,
     generationPrefix: `${prefix}generation:`,
     generation: (id) => `${prefix}generation:${id}`,
+    said: `${prefix}said`,
+    saidUses: `${prefix}said:uses`,
+    saidBytes: `${prefix}said:bytes`,
+    saidPrefix: `${prefix}said-entry:`,
     journal: `${prefix}journal`,
     journalSeq: `${prefix}journal:seq`,
     journalDone: `${prefix}journal:done`,

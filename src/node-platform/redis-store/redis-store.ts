@@ -24,7 +24,7 @@ import { TRAFFIC_BOUND } from '../../core/base/bounded-map.js';
 import { GatewayError } from '../../core/base/error-envelope.js';
 import { storeDataInvalid } from '../../core/store/invalid-data.js';
 import { readSharedControl, storedClockProblem } from '../../core/store/shared-control.js';
-import type { GatewayStore, LedgerName, LedgerState, SharedControl, StoredRecord, WindowVerdict } from '../../core/store/types.js';
+import { SAID_BOUND, SAID_BOUND_BYTES, type GatewayStore, type LedgerName, type LedgerState, type SharedControl, type StoredRecord, type WindowVerdict } from '../../core/store/types.js';
 import { storeUnavailable } from '../../core/store/unavailable.js';
 import { eventChannel } from './events.js';
 import { quit } from './quit.js';
@@ -63,6 +63,8 @@ export interface RedisStoreOptions extends StoreOpenOptions {
    * used going first, as in memory; default {@link TRAFFIC_BOUND}.
    */
   readonly stateBound?: number;
+  /** Bounds of the said audio kept for transcription: entries and bytes of text; default `SAID_BOUND`, `SAID_BOUND_BYTES`. */
+  readonly saidBound?: { readonly entries: number; readonly bytes: number };
 }
 
 /** Error replies that say the data at a key is not what the command needs. */
@@ -96,6 +98,7 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
   const keys = storeKeys(options.prefix);
   const journalSize = Math.max(1, Math.floor(options.journalSize));
   const stateBound = Math.max(1, Math.floor(options.stateBound ?? TRAFFIC_BOUND));
+  const saidBound = options.saidBound ?? { entries: SAID_BOUND, bytes: SAID_BOUND_BYTES };
   const onStatus = options.onStatus;
   // Loaded here, synchronously, so that importing mockrouter without a store never loads the client.
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis };
@@ -329,9 +332,10 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
       ),
     rememberSaid: (sha256, text) =>
       run(async () => {
-        await client.set(`${keys.prefix}said:${sha256}`, text);
-      }, keySite(`${keys.prefix}said:${sha256}`)),
-    recallSaid: (sha256) => run(async () => (await client.get(`${keys.prefix}said:${sha256}`)) ?? undefined, keySite(`${keys.prefix}said:${sha256}`)),
+        await client.mrRememberSaid(keys.said, keys.saidUses, keys.saidBytes, keys.saidPrefix + sha256, sha256, text, saidBound.entries, saidBound.bytes, keys.saidPrefix);
+      }, keySite(keys.saidPrefix + sha256)),
+    recallSaid: (sha256) =>
+      run(async () => ((await client.mrRecallSaid(keys.said, keys.saidUses, keys.saidPrefix + sha256, sha256)) as string | null) ?? undefined, keySite(keys.saidPrefix + sha256)),
     countRule: (slot) =>
       run(async () => Number(await client.mrCountRule(keys.control, keys.prefix, stateBound, slot, COUNTER_TTL_MS)), stateSite(keys, 'rule', 'rules', slot)),
 

@@ -21,6 +21,8 @@
  * @module
  */
 
+import { recallSaid, rememberSaid } from './said-scripts.js';
+
 /** A script as ioredis' `defineCommand` takes it. */
 export interface ScriptDefinition {
   readonly numberOfKeys: number;
@@ -404,6 +406,8 @@ export const SCRIPTS = {
   mrJournalRecord: journalRecord,
   mrJournalFinish: journalFinish,
   mrJournalRead: journalRead,
+  mrRememberSaid: rememberSaid,
+  mrRecallSaid: recallSaid,
 } as const;
 
 /** The commands {@link SCRIPTS} defines on a client: keys then arguments, as text or numbers. */
