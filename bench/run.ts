@@ -38,6 +38,8 @@ import { measureCatalog, type CatalogResult } from './saved-catalog.js';
 import { catalogGoals, catalogSection } from './saved-catalog-report.js';
 import { measureWords, type WordsResult } from './words.js';
 import { wordsGoals, wordsSection } from './words-report.js';
+import { transcriptionGoals, transcriptionSection } from './transcription-report.js';
+import { measureTranscription, type TranscriptionResult } from './transcription.js';
 import type { StoreResult } from './store.js';
 import { storeGoals, storeSection } from './store-report.js';
 import type { SynthResult } from './synth.js';
@@ -57,7 +59,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog', 'words'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog', 'words', 'transcription'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -103,6 +105,8 @@ function readConfig() {
     wordsStarts: Math.round(envNumber('BENCH_WORDS_STARTS', 3, 1)),
     wordsRenders: Math.round(envNumber('BENCH_WORDS_RENDERS', 1000, 1)),
     wordsTones: Math.round(envNumber('BENCH_WORDS_TONES', 8, 1)),
+    transcriptionRuns: Math.round(envNumber('BENCH_TRANSCRIPTION_RUNS', 30, 1)),
+    transcriptionDistinct: Math.round(envNumber('BENCH_TRANSCRIPTION_DISTINCT', 1000, 0)),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
     /** Directory for a `--cpu-prof` profile of the HTTP section's mockrouter (written when it stops). */
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
@@ -248,6 +252,7 @@ interface Results {
   store: StoreResult | string | null;
   catalog: CatalogResult | null;
   words: WordsResult | null;
+  transcription: TranscriptionResult | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -521,6 +526,7 @@ function goalsSection(res: Results, out: string[]): void {
   if (res.store) storeGoals(res.store, goal, figure);
   if (res.catalog) catalogGoals(res.catalog, goal);
   if (res.words) wordsGoals(res.words, goal, figure);
+  if (res.transcription) transcriptionGoals(res.transcription, goal, figure);
   out.push(
     '',
     heading('6. Goals'),
@@ -547,6 +553,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.store) storeSection(res.store, out, config);
   if (res.catalog) catalogSection(res.catalog, out, config);
   if (res.words) wordsSection(res.words, out);
+  if (res.transcription) transcriptionSection(res.transcription, out);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -555,7 +562,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const on = (s: Section) => config.sections.has(s);
-  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null, catalog: null, words: null };
+  const res: Results = { http: null, synth: [], inProcess: null, start: null, memory: null, speech: null, store: null, catalog: null, words: null, transcription: null };
   if (on('http')) res.http = await httpBench();
   if (on('synth')) res.synth = [await synthBench('mp3'), await synthBench('pcm')];
   if (on('inprocess')) res.inProcess = await inProcessBench();
@@ -585,6 +592,7 @@ async function main(): Promise<void> {
       progress,
     });
   }
+  if (on('transcription')) res.transcription = await measureTranscription({ runs: config.transcriptionRuns, distinct: config.transcriptionDistinct, progress });
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);

@@ -121,8 +121,8 @@ export function wordsSection(res: WordsResult, out: string[]): void {
   );
 }
 
-type Goal = (label: string, measured: string, pass: boolean, factor: number) => void;
-type Figure = (label: string, measured: string, result?: string) => void;
+export type Goal = (label: string, measured: string, pass: boolean, factor: number) => void;
+export type Figure = (label: string, measured: string, result?: string) => void;
 
 /** Adds section 10's goals (and the tones comparison, a figure) to the goals table. */
 export function wordsGoals(res: WordsResult, goal: Goal, figure: Figure): void {

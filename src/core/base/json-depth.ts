@@ -26,13 +26,9 @@ export function jsonExtentOf(text: string, limits: { depth: number; items: numbe
   let depth = 0;
   let deepest = 0;
   let items = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
+    if (code === 0x22) i = stringEnd(text, i);
     else if (code === 0x5b || code === 0x7b) {
       if (++depth > deepest && (deepest = depth) > limits.depth) break;
       if (++items > limits.items) break;
@@ -40,6 +36,21 @@ export function jsonExtentOf(text: string, limits: { depth: number; items: numbe
     else if (code === 0x2c && ++items > limits.items) break;
   }
   return { depth: deepest, items };
+}
+
+/**
+ * The index of the quote that closes the string opened at `open` in `text` (the next `"` not escaped by an odd run of
+ * backslashes), or `text.length` when it is never closed. Found with `indexOf`, so the characters of a long string
+ * (base64 audio) are not looked at one by one.
+ */
+function stringEnd(text: string, open: number): number {
+  for (let at = open; ; ) {
+    at = text.indexOf('"', at + 1);
+    if (at === -1) return text.length;
+    let slashes = 0;
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
 }
 
 /**

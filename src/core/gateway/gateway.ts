@@ -84,7 +84,7 @@ export interface Gateway {
    * The audio of the speech answer journaled as `seq`, rendered again from the entry (the request's `input`, the
    * entry's `audio`: format, voice, speed) and the gateway's seed: the same bytes as the original answer, whole
    * (also when a scenario cut that answer short). The journal keeps no audio; this renders it (or takes it from the
-   * audio cache). For a transcription entry: the audio the request sent, as kept by this process (the 32 MiB of
+   * audio cache). For a transcription entry: the audio the request sent, as kept by this process (the 16 MiB of
    * recent clips, each at most 8 MiB; `src/core/transcription/heard-audio.ts`). {@link openAudio} read whole. With a shared store the entry is the store's (any replica's), never
    * one of an earlier run of the store.
    *

@@ -53,7 +53,7 @@ export function replaySpeech(entry: JournalEntry | undefined, seq: number, rende
  * the bytes the request sent, kept by `heard` (`src/core/transcription/heard-audio.ts`).
  *
  * @returns the audio, or why there is none (a sentence for a 404 envelope): `No journal entry <seq>`, `Journal entry
- *   <seq> is not a transcription answer with status 200 of audio bytes`, or that its audio is no longer kept (32 MiB
+ *   <seq> is not a transcription answer with status 200 of audio bytes`, or that its audio is no longer kept (16 MiB
  *   of recent clips are, each at most 8 MiB, in the process that heard it).
  */
 export function replayHeard(entry: JournalEntry | undefined, seq: number, heard: HeardAudio): ReplayedAudio | string {

@@ -8,8 +8,8 @@
 import { LRUCache } from 'lru-cache';
 import type { TranscriptionFormat } from './audio-length.js';
 
-/** Most bytes of audio kept in all (32 MiB); the least recently heard goes first. */
-export const HEARD_AUDIO_BYTES = 32 * 1024 * 1024;
+/** Most bytes of audio kept in all (16 MiB); the least recently heard goes first. */
+export const HEARD_AUDIO_BYTES = 16 * 1024 * 1024;
 
 /** Largest clip kept, bytes (8 MiB): a larger one is transcribed but cannot be played again. */
 export const HEARD_CLIP_BYTES = 8 * 1024 * 1024;
