@@ -343,6 +343,33 @@ describeWithRedis('Redis store', (redis) => {
     }
   });
 
+  it('drops as many said audios as one write takes to bring the bytes under the bound, and keeps none longer alone than it', async () => {
+    const prefix = `t${++prefixes}:`;
+    const s = createRedisStore({ url: redis.url, prefix, replica: 'a', journalSize: 5, maxGenerations: 3, saidBound: { entries: 1000, bytes: 300 } });
+    open.push(s);
+    const hash = (n: number) => n.toString(16).padStart(64, '0');
+    for (let n = 0; n < 250; n++) await s.rememberSaid(hash(n), 'x'); // 250 entries, 250 bytes
+    await s.rememberSaid(hash(999), 'y'.repeat(240)); // 490 bytes: the 190 least recently used go, in one write
+    expect(await s.recallSaid(hash(189))).toBeUndefined();
+    expect(await s.recallSaid(hash(190))).toBe('x');
+    expect(await s.recallSaid(hash(999))).toBe('y'.repeat(240));
+    await s.rememberSaid(hash(1000), 'z'.repeat(301)); // longer than the bound alone: not kept, nothing dropped
+    expect(await s.recallSaid(hash(1000))).toBeUndefined();
+    expect(await s.recallSaid(hash(249))).toBe('x');
+    const { Redis } = await import('ioredis');
+    const raw = new Redis(redis.url, { lazyConnect: true });
+    try {
+      await raw.connect();
+      expect(Number(await raw.get(`${prefix}said:bytes`))).toBe(300);
+      expect(await raw.zcard(`${prefix}said`)).toBe(61);
+      // A said entry of another type: the store's invalid data (a 500 naming the key), as a generation record's.
+      await raw.hset(`${prefix}said-entry:${hash(7)}`, 'not', 'a string');
+      await expect(s.recallSaid(hash(7))).rejects.toMatchObject({ status: 500, message: expect.stringContaining(`${prefix}said-entry:${hash(7)}`) });
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('is shared, named by its URL, and ready once connected', async () => {
     const store = openRedis();
     expect(store.shared).toBe(true);

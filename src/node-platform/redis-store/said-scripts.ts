@@ -14,30 +14,28 @@ export interface SaidScript {
   readonly lua: string;
 }
 
-/** Most entries one write drops (a smaller bound given to a store with entries shrinks it over several writes). */
-const DROP_MOST = 100;
-
 /**
  * Keeps one said audio. KEYS: use order, use counter, bytes total, entry. ARGV: sha256, text, bound of entries,
- * bound of bytes, the entries' key prefix. Returns 1.
+ * bound of bytes, the entries' key prefix. Drops the least recently used until both bounds hold again (exact: as
+ * many as it takes, at most every entry kept). A text longer alone than the bound of bytes is not kept (as the
+ * memory store does). Returns 1 when kept, 0 when not.
  */
 export const rememberSaid: SaidScript = {
   numberOfKeys: 4,
   lua: `
+if string.len(ARGV[2]) > tonumber(ARGV[4]) then return 0 end
 local before = redis.call('STRLEN', KEYS[4])
 redis.call('SET', KEYS[4], ARGV[2])
 redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[2]), ARGV[1])
 local total = redis.call('INCRBY', KEYS[3], string.len(ARGV[2]) - before)
 local count = redis.call('ZCARD', KEYS[1])
-local dropped = 0
-while (count > tonumber(ARGV[3]) or total > tonumber(ARGV[4])) and dropped < ${DROP_MOST} do
+while count > tonumber(ARGV[3]) or total > tonumber(ARGV[4]) do
   local popped = redis.call('ZPOPMIN', KEYS[1], 1)
   if #popped == 0 then break end
   local key = ARGV[5] .. popped[1]
   total = redis.call('INCRBY', KEYS[3], -redis.call('STRLEN', key))
   redis.call('DEL', key)
   count = count - 1
-  dropped = dropped + 1
 end
 return 1
 `,
