@@ -51,8 +51,11 @@ const mp3Slots = new Slots(MAX_CONCURRENT_MP3_RENDERS);
 export interface RenderJobHooks {
   /** Each piece as it is rendered. */
   piece(bytes: Uint8Array): void;
-  /** Once, with the whole body, when the last piece is rendered. */
-  complete(bytes: Uint8Array): void;
+  /**
+   * Once, with the whole body, when the last piece is rendered; a promise it gives is awaited before any reader sees
+   * the end (the audio is then findable by its hash on every replica, `src/core/transcription/said-index.ts`).
+   */
+  complete(bytes: Uint8Array): void | Promise<void>;
   /** Once, when the job ends: completed, failed or stopped (to forget it as in flight). */
   settled(): void;
 }
@@ -160,8 +163,8 @@ export class RenderJob {
       }
       if (body && !body.full) throw new Error('speech render ended short of its length');
       this.#whole = body ? body.bytes : concat(this.#pieces);
+      await this.hooks.complete(this.#whole);
       this.#state = 'done';
-      this.hooks.complete(this.#whole);
     } catch (error) {
       this.#state = 'failed';
       this.#error = error;

@@ -87,11 +87,13 @@ export interface AudioRendererOptions {
   mp3Wasm?: Mp3WasmSource;
   flite?: FliteLocator;
   /**
-   * Told of every body `open()` gives whole (a render finished, or a cached one sent again), synchronously, before
-   * any reader sees its end: the request, the bytes, its length in samples at 24,000 Hz, and for words the samples of
-   * each piece said (`words/pieces.ts`). The gateway indexes them for transcription (`src/core/transcription/said-index.ts`).
+   * Told of every body `open()` gives whole (a render finished, or a cached one sent again): the request, the bytes,
+   * its length in samples at 24,000 Hz, and for words the samples of each piece said (`words/pieces.ts`). A render's
+   * readers see its end only once a promise this gives has settled. The gateway indexes them for transcription
+   * (`src/core/transcription/said-index.ts`), in its store, so the audio is found on any replica once its last byte
+   * is read.
    */
-  said?: ((req: AudioRequest, bytes: Uint8Array, sampleCount: number, pieces: readonly number[] | undefined) => void) | undefined;
+  said?: ((req: AudioRequest, bytes: Uint8Array, sampleCount: number, pieces: readonly number[] | undefined) => void | Promise<void>) | undefined;
 }
 
 /**
@@ -217,9 +219,8 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   }
   const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array, pieces?: readonly number[]): RenderedAudio =>
     Object.freeze({ bytes, pieces, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
-  const said = (req: AudioRequest, audio: RenderedAudio): void => {
+  const said = (req: AudioRequest, audio: RenderedAudio): void | Promise<void> =>
     options.said?.(req, audio.bytes, req.mode === 'words' ? (audio.pieces ?? []).reduce((sum, n) => sum + n, 0) : audio.sampleCount, audio.pieces);
-  };
 
   return {
     open(req) {
@@ -229,7 +230,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       const cached = cache.get(key);
       if (cached) {
         hits++;
-        said(req, cached);
+        void said(req, cached);
         // A cached tones render is as long as its plan; words need the plan for the nominal length.
         const nominalDurationMs = words ? samplesToMs(planSpeech(req).sampleCount) : cached.durationMs;
         return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
@@ -251,7 +252,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
           complete: (bytes) => {
             const audio = rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes, words ? pieces : undefined);
             cache.set(key, audio);
-            said(req, audio);
+            return said(req, audio);
           },
           settled: () => {
             if (inFlight.get(key) === job) inFlight.delete(key);

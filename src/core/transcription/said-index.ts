@@ -3,8 +3,8 @@
  * each finished speech render is hashed (SHA-256 of its bytes as sent) and remembered in the gateway's store, where
  * every replica sharing the store finds it. The store bounds it (`rememberSaid` of `src/core/store/types.ts`).
  *
- * Hashing runs in the background (Web Crypto, off the event loop in Node.js); a lookup first waits for the hashes
- * under way, so audio whose last byte a client has read is always found.
+ * A speech body ends only once its audio is hashed and written (the renderer awaits {@link SaidIndex.said}), so audio
+ * whose last byte a client has read is found on any replica; a lookup also waits for this replica's writes under way.
  *
  * @module
  */
@@ -20,10 +20,12 @@ export interface SaidStore {
 /** The index; see the module's comment. */
 export interface SaidIndex {
   /**
-   * Remembers that `bytes` were said as `said`, in the background (a failure goes to the gateway's error report and
-   * the audio is then transcribed as foreign audio). An input over 10,000 characters is not indexed.
+   * Remembers that `bytes` were said as `said`: hashed and written to the store (a failure goes to the gateway's error
+   * report and the audio is then transcribed as foreign audio). An input over 10,000 characters is not indexed.
+   *
+   * @returns the promise of the write, which never rejects (the speech body ends once it has settled).
    */
-  said(said: SaidAudio, bytes: Uint8Array): void;
+  said(said: SaidAudio, bytes: Uint8Array): Promise<void> | undefined;
   /**
    * What made the audio of one of `hashes` (SHA-256, hex), tried in order, once the hashes under way are done.
    *
@@ -44,7 +46,7 @@ export function createSaidIndex(store: SaidStore, report: (error: unknown, where
   const known = new WeakMap<Uint8Array, string>();
   return {
     said(said, bytes) {
-      if (said.input.length > MAX_SAID_INPUT_CHARS) return;
+      if (said.input.length > MAX_SAID_INPUT_CHARS) return undefined;
       const entry = said.pieces && said.pieces.length > MAX_SAID_PIECES ? { ...said, pieces: undefined } : said;
       const text = JSON.stringify(entry);
       const hash = known.get(bytes);
@@ -55,6 +57,7 @@ export function createSaidIndex(store: SaidStore, report: (error: unknown, where
       })().catch((error: unknown) => report(error, 'indexing said audio for transcription'));
       pending.add(work);
       void work.finally(() => pending.delete(work));
+      return work;
     },
     async recall(hashes) {
       if (pending.size > 0) await Promise.all([...pending]);
