@@ -76,6 +76,7 @@ describe.each(modes)('transcription through the official clients ($name)', (mode
     });
     expect(answer.text).toBe(INPUT);
     expect(answer.task).toBe('transcribe');
+    expect(answer.language).toBe('english');
     expect(answer.words!.map((w) => w.word)).toEqual(WORDS);
     expectTimes(answer.words!, answer.duration!);
     expect(answer.segments!.map((s) => s.text).join(' ')).toBe(INPUT);
@@ -94,6 +95,8 @@ describe.each(modes)('transcription through the official clients ($name)', (mode
     });
     expect(verbose.text).toBe(INPUT);
     expect(Math.abs(verbose.duration - pcm.byteLength / 48_000)).toBeLessThan(0.001);
+    const named = await openai.audio.transcriptions.create({ file: await toFile(mp3, 'speech.mp3'), model: STT, response_format: 'verbose_json', language: 'de' });
+    expect(named.language).toBe('german');
     expect(verbose.words!.map((w) => w.word)).toEqual(WORDS);
     expectTimes(verbose.words!, verbose.duration);
   });

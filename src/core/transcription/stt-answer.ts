@@ -69,8 +69,25 @@ export interface AnswerShape {
   readonly verbose: boolean;
   readonly words: boolean;
   readonly diarize: boolean;
-  /** The `language` of a verbose answer: the request's, else the source's, else `en`. */
+  /** The language of a verbose answer, a code (named by {@link languageName}): the request's, else the source's, else `en`. */
   readonly language: string;
+}
+
+/** English names of ISO-639-1 codes, as a verbose answer names its language (`"language": "english"`). */
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  ar: 'arabic', cs: 'czech', da: 'danish', de: 'german', el: 'greek', en: 'english', es: 'spanish', fi: 'finnish',
+  fr: 'french', he: 'hebrew', hi: 'hindi', hu: 'hungarian', id: 'indonesian', it: 'italian', ja: 'japanese',
+  ko: 'korean', nl: 'dutch', no: 'norwegian', pl: 'polish', pt: 'portuguese', ro: 'romanian', ru: 'russian',
+  sv: 'swedish', th: 'thai', tr: 'turkish', uk: 'ukrainian', vi: 'vietnamese', zh: 'chinese',
+};
+
+/**
+ * The `language` of a verbose answer for a language code: the English name of an ISO-639-1 code (its region
+ * dropped: `en-GB` is `english`), as the gateway's verbose sample answer writes it; any other value as it is.
+ */
+export function languageName(code: string): string {
+  const base = code.toLowerCase().split(/[-_]/)[0]!;
+  return Object.hasOwn(LANGUAGE_NAMES, base) ? LANGUAGE_NAMES[base]! : code;
 }
 
 /** Longest segment, seconds: a segment also ends after a sentence. */
@@ -96,7 +113,7 @@ export function sttAnswer(transcript: Transcript, shape: AnswerShape, usage: Stt
   if (!shape.verbose) return { text: transcript.text, usage };
   const answer: Record<string, unknown> = {
     task: 'transcribe',
-    language: shape.language,
+    language: languageName(shape.language),
     duration: round3(transcript.seconds),
     text: transcript.text,
     segments: segmentsOf(transcript, shape.diarize),
