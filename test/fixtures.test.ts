@@ -170,7 +170,7 @@ describe('models.json', () => {
       expect(entry.provider_name, id).toBe(fact.provider);
       if ('second' in fact.price) {
         expect(entry, id).toMatchObject({ priced_by: 'second', price_per_second: fact.price.second });
-        expect(m.pricing, id).toMatchObject({ prompt: '0', completion: '0' });
+        expect(m.pricing, id).toMatchObject({ prompt: fact.price.second, completion: '0' });
       } else {
         expect(entry.priced_by, id).toBe('token');
         expect(entry.price_per_second, id).toBeUndefined();
