@@ -148,7 +148,7 @@ describe('a transcription of audio transcripts.json names (examples/transcriptio
 
   it('answers an entry by sha256 with its text, language, duration and words', async () => {
     const answer = await transcribe(toneWav(0.5));
-    expect(answer).toMatchObject({ text: 'Goodbye for now.', language: 'en', duration: 0.5 });
+    expect(answer).toMatchObject({ text: 'Goodbye for now.', language: 'english', duration: 0.5 });
     expect(answer.words).toEqual([
       { word: 'Goodbye', start: 0, end: 0.2 },
       { word: 'for', start: 0.22, end: 0.3 },
@@ -158,7 +158,7 @@ describe('a transcription of audio transcripts.json names (examples/transcriptio
 
   it('answers a clip\'s bytes with its text, by JSON and by multipart, its words spread over the audio', async () => {
     const answer = await transcribe(GREETING);
-    expect(answer).toMatchObject({ text: 'Hello, and thanks for calling.', language: 'en' });
+    expect(answer).toMatchObject({ text: 'Hello, and thanks for calling.', language: 'english' });
     expect(answer.duration).toBeCloseTo(1, 2);
     expect(answer.words).toHaveLength(5);
 
