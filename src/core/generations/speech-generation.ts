@@ -5,7 +5,8 @@
  * @module
  */
 import { header } from '../http/request.js';
-import { isoWithOffset, type Clock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
+import { audioRecordOf } from './audio-record.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import type { GenerationRecord } from '../formats/fixture-schema.js';
 import type { AllocatedId } from '../base/ids.js';
@@ -90,54 +91,25 @@ export class SpeechGeneration {
 
   /** The whole record, as `getGeneration` answers it (a new object each call). */
   record(): GenerationRecord {
-    const suffix = this.id.slice(this.id.lastIndexOf('-') + 1);
-    const seconds = Math.floor(this.createdMs / 1000);
-    return {
+    return audioRecordOf({
       id: this.id,
-      request_id: `req-${seconds}-${suffix.slice(0, 12)}`,
-      upstream_id: `tts_${suffix.toLowerCase()}`,
-      api_type: 'tts',
-      app_id: null,
-      model: this.model,
-      provider_name: this.providerName,
-      router: null,
-      preset_id: null,
-      session_id: this.sessionId,
-      external_user: this.user,
-      user_agent: this.userAgent,
-      http_referer: this.referer,
-      origin: this.origin,
-      created_at: isoWithOffset(this.createdMs),
-      data_region: 'global',
-      service_tier: null,
-      finish_reason: 'stop',
-      native_finish_reason: 'stop',
-      cancelled: false,
-      streamed: true,
-      is_byok: false,
+      apiType: 'tts',
+      createdMs: this.createdMs,
       latency: this.latency,
-      generation_time: this.generationTime,
-      moderation_latency: null,
-      tokens_prompt: this.characters,
-      tokens_completion: 0,
-      native_tokens_prompt: this.characters,
-      native_tokens_completion: 0,
-      native_tokens_completion_images: 0,
-      native_tokens_cached: 0,
-      native_tokens_reasoning: 0,
-      num_fetches: 0,
-      num_input_audio_prompt: 0,
-      num_media_prompt: 0,
-      num_media_completion: 0,
-      num_search_results: 0,
-      web_search_engine: null,
-      total_cost: this.cost,
-      usage: this.cost,
-      upstream_inference_cost: null,
-      cache_discount: null,
-      provider_responses: null,
-      workspace_id: null,
-    } as GenerationRecord;
+      generationTime: this.generationTime,
+      streamed: true,
+      tokensPrompt: this.characters,
+      tokensCompletion: 0,
+      audioInputs: 0,
+      cost: this.cost,
+      model: this.model,
+      providerName: this.providerName,
+      sessionId: this.sessionId,
+      user: this.user,
+      userAgent: this.userAgent,
+      referer: this.referer,
+      origin: this.origin,
+    });
   }
 }
 

@@ -6,7 +6,8 @@
  * @module
  */
 import { header } from '../http/request.js';
-import { isoWithOffset, type Clock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
+import { audioRecordOf } from './audio-record.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import type { GenerationRecord } from '../formats/fixture-schema.js';
 import type { AllocatedId } from '../base/ids.js';
@@ -55,55 +56,26 @@ export class TranscriptionGeneration {
 
   /** The whole record, as `getGeneration` answers it (a new object each call). */
   record(): GenerationRecord {
-    const suffix = this.id.slice(this.id.lastIndexOf('-') + 1);
-    const seconds = Math.floor(this.createdMs / 1000);
     const { call } = this;
-    return {
+    return audioRecordOf({
       id: this.id,
-      request_id: `req-${seconds}-${suffix.slice(0, 12)}`,
-      upstream_id: `stt_${suffix.toLowerCase()}`,
-      api_type: 'stt',
-      app_id: null,
-      model: call.model,
-      provider_name: call.providerName,
-      router: null,
-      preset_id: null,
-      session_id: call.sessionId,
-      external_user: call.user,
-      user_agent: call.userAgent,
-      http_referer: call.referer,
-      origin: call.origin,
-      created_at: isoWithOffset(this.createdMs),
-      data_region: 'global',
-      service_tier: null,
-      finish_reason: 'stop',
-      native_finish_reason: 'stop',
-      cancelled: false,
-      streamed: false,
-      is_byok: false,
+      apiType: 'stt',
+      createdMs: this.createdMs,
       latency: this.latency,
-      generation_time: this.latency,
-      moderation_latency: null,
-      tokens_prompt: call.inputTokens,
-      tokens_completion: call.outputTokens,
-      native_tokens_prompt: call.inputTokens,
-      native_tokens_completion: call.outputTokens,
-      native_tokens_completion_images: 0,
-      native_tokens_cached: 0,
-      native_tokens_reasoning: 0,
-      num_fetches: 0,
-      num_input_audio_prompt: 1,
-      num_media_prompt: 1,
-      num_media_completion: 0,
-      num_search_results: 0,
-      web_search_engine: null,
-      total_cost: call.cost,
-      usage: call.cost,
-      upstream_inference_cost: null,
-      cache_discount: null,
-      provider_responses: null,
-      workspace_id: null,
-    } as GenerationRecord;
+      generationTime: this.latency,
+      streamed: false,
+      tokensPrompt: call.inputTokens,
+      tokensCompletion: call.outputTokens,
+      audioInputs: 1,
+      cost: call.cost,
+      model: call.model,
+      providerName: call.providerName,
+      sessionId: call.sessionId,
+      user: call.user,
+      userAgent: call.userAgent,
+      referer: call.referer,
+      origin: call.origin,
+    });
   }
 }
 
