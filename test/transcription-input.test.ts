@@ -100,6 +100,8 @@ describe('bad input is refused with the envelope naming the field', () => {
     expectRefusal(await gateway.handle(transcription(unknown.body, { 'content-type': unknown.type })), 400, 'file', /not known from its name "clip\.bin"/);
     const text = await multipart({ model: STT, file: 'just text' }, []);
     expectRefusal(await gateway.handle(transcription(text.body, { 'content-type': text.type })), 400, 'file', /a text field/);
+    const deep = await multipart({ model: STT, trace: '['.repeat(100_000) + ']'.repeat(100_000) }, [['file', 'a.pcm', '', pcm]]);
+    expectRefusal(await gateway.handle(transcription(deep.body, { 'content-type': deep.type })), 400, 'trace', /nested deeper than 64 levels/);
     const broken = await gateway.handle(transcription(utf8.encode('--x\r\n'), { 'content-type': 'multipart/form-data' }));
     expect(broken.status).toBe(400);
     expect(json(broken).error!.message).toMatch(/^Invalid multipart body: /);

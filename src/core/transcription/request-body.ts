@@ -14,7 +14,8 @@
 import * as z from 'zod';
 import { GatewayError } from '../base/error-envelope.js';
 import type { CoreRequest } from '../base/types.js';
-import { TRANSCRIPTION_BODY_BYTES, bodyTooLargeMessage, header, readJsonBody } from '../http/request.js';
+import { jsonDepthOf } from '../base/json-depth.js';
+import { MAX_JSON_DEPTH, TRANSCRIPTION_BODY_BYTES, bodyTooLargeMessage, header, readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './audio-length.js';
 
@@ -258,6 +259,7 @@ function textValue(name: string, value: string): unknown {
     case 'diarize':
       return value === 'true' ? true : value === 'false' ? false : value;
     case 'trace':
+      if (jsonDepthOf(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new GatewayError(400, { message: `trace: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` });
       try {
         return JSON.parse(value) as unknown;
       } catch {
