@@ -2,9 +2,8 @@
  * The finer claims of `docs/transcription.md`, each as the page states it, through the core gateway in process: a
  * multipart upload takes `keyterms[]` and refuses `provider` and a plain `keyterms`; `input_audio.url` is read by its
  * path alone (another host's `/__mock/requests/<seq>/audio` names this journal's entry; an entry that is not speech
- * is a 400 naming the field); a verbose answer's segments have `seek` and `temperature` 0 whatever the request's
- * `temperature`, and `diarize` gives `words` without the word granularity; a WAV without samples bills 0 seconds and
- * reads `""`; the said index keeps inputs of up to 10,000 characters and skips longer ones.
+ * is a 400 naming the field); a verbose answer's segments have `seek` 0 and the request's `temperature`, and `diarize` gives `words` without the word granularity; a WAV without samples bills 0 seconds and
+ * reads `""`; the said index keeps inputs of up to 20,000 characters and skips longer ones.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CoreRequest, CoreResponse } from '../src/core/base/types.js';
@@ -94,12 +93,12 @@ describe('input_audio.url', () => {
 });
 
 describe('the verbose answer', () => {
-  it("has segments with seek and temperature 0, whatever the request's temperature, one a sentence", async () => {
+  it("has segments one a sentence, seek 0, with the request's temperature", async () => {
     const heard = await answerOf(await gateway.handle(postJson(PATH, { model: STT, temperature: 0.4, response_format: 'verbose_json', input_audio: { data: Buffer.from(mp3).toString('base64'), format: 'mp3' } })));
     expect(heard.status).toBe(200);
     expect(heard.json.segments?.map((segment) => [segment.text, segment.seek, segment.temperature])).toEqual([
-      ['Meet me at the station.', 0, 0],
-      ['Bring the map.', 0, 0],
+      ['Meet me at the station.', 0, 0.4],
+      ['Bring the map.', 0, 0.4],
     ]);
     expect(heard.json.words).toBeUndefined();
   });

@@ -109,7 +109,13 @@ function answer(ctx: GatewayContext, request: CoreRequest, account: Account, bod
       const granularities = body.timestamp_granularities ?? [];
       const json = sttAnswer(
         transcript,
-        { verbose: body.response_format === 'verbose_json', words: granularities.includes('word'), diarize: body.diarize === true, language: body.language ?? transcript.language ?? 'en' },
+        {
+          verbose: body.response_format === 'verbose_json',
+          words: granularities.includes('word'),
+          diarize: body.diarize === true,
+          temperature: body.temperature ?? 0,
+          language: body.language ?? transcript.language ?? 'en',
+        },
         usage,
       );
       return andThen(ctx.generations.add(generation, Math.floor(generation.createdMs) + readinessDelay(ctx, generation.id)), () => ({

@@ -12,8 +12,11 @@ import * as z from 'zod';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 
-/** Longest input kept for one said audio, characters: longer answers are not indexed (no speech model takes more). */
-export const MAX_SAID_INPUT_CHARS = 10_000;
+/**
+ * Longest input kept for one said audio, characters (UTF-16 code units): longer answers are not indexed. Above every
+ * catalog speech model's `max_input_chars` (x-ai/grok-voice-tts-1.0 takes 15,000).
+ */
+export const MAX_SAID_INPUT_CHARS = 20_000;
 
 /** Pieces (`words` mode) kept for one said audio at most: longer answers keep none, and their word times are estimated whole. */
 export const MAX_SAID_PIECES = 2_000;

@@ -21,7 +21,7 @@ export interface SaidStore {
 export interface SaidIndex {
   /**
    * Remembers that `bytes` were said as `said`: hashed and written to the store (a failure goes to the gateway's error
-   * report and the audio is then transcribed as foreign audio). An input over 10,000 characters is not indexed.
+   * report and the audio is then transcribed as foreign audio). An input over 20,000 characters (`MAX_SAID_INPUT_CHARS`) is not indexed.
    *
    * @returns the promise of the write, which never rejects (the speech body ends once it has settled).
    */

@@ -69,6 +69,8 @@ export interface AnswerShape {
   readonly verbose: boolean;
   readonly words: boolean;
   readonly diarize: boolean;
+  /** The request's `temperature` (default 0), which each segment of a verbose answer repeats, as Whisper's do. */
+  readonly temperature: number;
   /** The language of a verbose answer, a code (named by {@link languageName}): the request's, else the source's, else `en`. */
   readonly language: string;
 }
@@ -116,7 +118,7 @@ export function sttAnswer(transcript: Transcript, shape: AnswerShape, usage: Stt
     language: languageName(shape.language),
     duration: round3(transcript.seconds),
     text: transcript.text,
-    segments: segmentsOf(transcript, shape.diarize),
+    segments: segmentsOf(transcript, shape),
   };
   if (shape.words || shape.diarize) {
     answer.words = transcript.words.map((word) => {
@@ -137,11 +139,11 @@ export function sttAnswer(transcript: Transcript, shape: AnswerShape, usage: Stt
  * of speaker, or past {@link MAX_SEGMENT_SECONDS}; each segment's `text` is the text its words' tokens span. Without
  * word offsets (a fixture's words), one segment holds the whole text.
  */
-function segmentsOf(transcript: Transcript, diarize: boolean): Array<Record<string, unknown>> {
+function segmentsOf(transcript: Transcript, shape: AnswerShape): Array<Record<string, unknown>> {
   const { text, words } = transcript;
-  if (words.length === 0) return text.trim() === '' ? [] : [{ id: 0, seek: 0, start: 0, end: round3(transcript.seconds), text: text.trim(), temperature: 0 }];
+  if (words.length === 0) return text.trim() === '' ? [] : [{ id: 0, seek: 0, start: 0, end: round3(transcript.seconds), text: text.trim(), temperature: shape.temperature }];
   const located = words.every((word) => word.from !== undefined && word.to !== undefined);
-  if (!located) return [segment(0, words[0]!, words[words.length - 1]!, text.trim(), diarize)];
+  if (!located) return [segment(0, words[0]!, words[words.length - 1]!, text.trim(), shape)];
   const segments: Array<Record<string, unknown>> = [];
   let first = 0;
   words.forEach((word, i) => {
@@ -150,14 +152,14 @@ function segmentsOf(transcript: Transcript, diarize: boolean): Array<Record<stri
     const ends = !next || sentenceEnd || (next.speaker ?? 0) !== (word.speaker ?? 0) || next.end - words[first]!.start > MAX_SEGMENT_SECONDS;
     if (!ends) return;
     const head = words[first]!;
-    segments.push(segment(segments.length, head, word, text.slice(head.from, word.to), diarize));
+    segments.push(segment(segments.length, head, word, text.slice(head.from, word.to), shape));
     first = i + 1;
   });
   return segments;
 }
 
-function segment(id: number, head: TranscriptWord, last: TranscriptWord, text: string, diarize: boolean): Record<string, unknown> {
-  const value: Record<string, unknown> = { id, seek: 0, start: head.start, end: last.end, text, temperature: 0 };
-  if (diarize) value.speaker = head.speaker ?? 0;
+function segment(id: number, head: TranscriptWord, last: TranscriptWord, text: string, shape: AnswerShape): Record<string, unknown> {
+  const value: Record<string, unknown> = { id, seek: 0, start: head.start, end: last.end, text, temperature: shape.temperature };
+  if (shape.diarize) value.speaker = head.speaker ?? 0;
   return value;
 }
