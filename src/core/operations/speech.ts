@@ -9,7 +9,8 @@ import { buildSpeechGeneration, readinessDelay, speechCost } from '../generation
 import { readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationAnswer, OperationCall } from './call.js';
-import { SPEED_RANGE, type SpeechMode } from '../audio/types.js';
+import { SPEED_RANGE, type SpeechMode, type SpokenTurn } from '../audio/types.js';
+import { turnsText } from '../audio/turns.js';
 import { SPEECH_HEADER_NAME } from './speech-mode.js';
 import { generationIdOf } from '../base/ids.js';
 import { andThen, type MaybePromise } from '../base/types.js';
@@ -196,12 +197,13 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
 
   return andThen(engineFor(ctx, mode), () =>
     billed(ctx, { request, account, body, model, characters }, () => {
-      const audio = ctx.audio.open({ input: spokenText(body.input), voice: body.voice, speed, seed: ctx.seed, format: body.response_format, mode });
+      const turns = turnsOf(body);
+      const audio = ctx.audio.open({ input: spokenText(body.input), voice: body.voice, turns, speed, seed: ctx.seed, format: body.response_format, mode });
       return {
         durationMs: audio.nominalDurationMs,
         answer: (generationId) => ({
           response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, model: body.model, speed, speech: mode },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, ...(turns ? { voices: turns.map((turn) => turn.voice) } : {}), model: body.model, speed, speech: mode },
         }),
       };
     }),
@@ -256,12 +258,17 @@ function charactersOf(input: string | readonly SpeechTurn[]): number {
   return typeof input === 'string' ? [...input].length : input.reduce((sum, turn) => sum + [...turn.text].length, 0);
 }
 
+/** The turns to say with their voices (a turn without `voice` takes the request's), or `undefined` for a string input. */
+function turnsOf(body: SpeechRequest): SpokenTurn[] | undefined {
+  return typeof body.input === 'string' ? undefined : body.input.map((turn) => ({ text: turn.text, voice: turn.voice ?? body.voice }));
+}
+
 /**
  * The text the renderer says: the string itself (byte-identical to before turns existed), or the turns' texts joined
- * by a space. The renderer says it in the request's `voice`: per-turn voices are validated but not yet rendered.
+ * by a space: what words mode says, in the request's `voice` (tones say each turn in its own voice, `turns`).
  */
 function spokenText(input: string | readonly SpeechTurn[]): string {
-  return typeof input === 'string' ? input : input.map((turn) => turn.text).join(' ');
+  return typeof input === 'string' ? input : turnsText(input);
 }
 
 /**
