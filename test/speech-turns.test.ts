@@ -73,4 +73,21 @@ describe.each(modes)('multi-speaker speech input ($name)', (mode) => {
       expect(await errorOf(res)).toMatch(/^input/);
     }
   });
+
+  it('transcribes turns as their texts joined by a space, with diarized speakers that follow the voices', async () => {
+    const turns = [{ text: 'Hello there.' }, { text: 'Good morning to you.', voice: 'Kore' }, { text: 'Bye now.' }];
+    const pcm = await bytes(await speech({ input: turns }));
+    const res = await fetch(`${mock.baseUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'assemblyai/universal-3-5-pro', input_audio: { data: Buffer.from(pcm).toString('base64'), format: 'pcm' }, response_format: 'verbose_json', diarize: true }),
+    });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { text: string; words: { word: string; start: number; end: number; speaker: number }[] };
+    expect(answer.text).toBe('Hello there. Good morning to you. Bye now.');
+    expect(answer.words.map((word) => [word.word, word.speaker])).toEqual([['Hello', 0], ['there', 0], ['Good', 1], ['morning', 1], ['to', 1], ['you', 1], ['Bye', 0], ['now', 0]]);
+    const starts = answer.words.map((word) => word.start);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(answer.words.at(-1)!.end).toBeLessThanOrEqual(pcm.byteLength / 2 / 24_000 + 0.001);
+  });
 });
