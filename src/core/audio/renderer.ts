@@ -16,8 +16,8 @@ import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad, type Mp3WasmSource } from './mp3.js';
 import { planSpeech } from './plan.js';
 import { RenderJob, SpeechStream, WordStream } from './render-job.js';
-import { byteChunks, encodedByteLength, renderBytes, wordByteChunks, wordsDurationMs } from './stream.js';
-import type { AudioFormat, SpeechMode, SynthesisRequest } from './types.js';
+import { encodedByteLength, renderSegmentBytes, segmentByteChunks, wordByteChunks, wordsDurationMs } from './stream.js';
+import type { AudioFormat, SpeechMode, SpeechSegment, SynthesisRequest } from './types.js';
 import { getVoiceProfile, normalizeVoice } from './voice.js';
 import { fliteModule, loadFlite, type FliteLocator } from './words/flite-engine.js';
 
@@ -189,7 +189,26 @@ function checkFormat(format: AudioFormat): void {
 }
 
 function cacheKey(req: AudioRequest): string {
-  return JSON.stringify([req.mode ?? 'tones', req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input]);
+  const key: unknown[] = [req.mode ?? 'tones', req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input];
+  // Turns change tones only; a string input's key is as it always was.
+  if (req.turns && req.mode !== 'words') key.push(req.turns.map((turn) => [normalizeVoice(turn.voice), turn.text]));
+  return JSON.stringify(key);
+}
+
+/**
+ * What tones say for a request: one segment (its `input` in its `voice`), or one per turn (each turn's text planned
+ * and said in its voice, with the request's speed and seed).
+ *
+ * @throws RangeError if `speed` is not a finite number in [0.25, 4].
+ */
+function segmentsOf(req: SynthesisRequest): SpeechSegment[] {
+  if (!req.turns || req.turns.length === 0) return [{ plan: planSpeech(req), voice: getVoiceProfile(req.voice) }];
+  return req.turns.map((turn) => ({ plan: planSpeech({ input: turn.text, voice: turn.voice, speed: req.speed, seed: req.seed }), voice: getVoiceProfile(turn.voice) }));
+}
+
+/** The samples of segments said in order. */
+function sampleTotal(segments: readonly SpeechSegment[]): number {
+  return segments.reduce((sum, segment) => sum + segment.plan.sampleCount, 0);
 }
 
 /**
@@ -236,17 +255,17 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
         return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
       }
       misses++;
-      const plan = planSpeech(req);
+      const segments = words ? [] : segmentsOf(req);
+      const plan = { sampleCount: words ? planSpeech(req).sampleCount : sampleTotal(segments) };
       const nominalDurationMs = samplesToMs(plan.sampleCount);
       const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
-      const voice = words ? undefined : getVoiceProfile(req.voice);
       const join = (): RenderJob | ChunkedBody => {
         const finished = cache.get(key);
         if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
         const running = inFlight.get(key);
         if (running?.joinable) return running;
         const pieces: number[] = [];
-        const source = (output: Uint8Array | undefined) => (words ? wordsOf(req, pieces) : byteChunks(plan, voice!, req.format, output));
+        const source = (output: Uint8Array | undefined) => (words ? wordsOf(req, pieces) : segmentByteChunks(segments, req.format, output));
         const job = new RenderJob(source, req.format, byteLength, {
           piece: (bytes) => void (streamedBytes += bytes.byteLength),
           complete: (bytes) => {
@@ -291,8 +310,8 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       }
       misses++;
       const started = performance.now();
-      const plan = planSpeech(req);
-      const result = rendered(req, plan.sampleCount, renderBytes(plan, getVoiceProfile(req.voice), req.format));
+      const segments = segmentsOf(req);
+      const result = rendered(req, sampleTotal(segments), renderSegmentBytes(segments, req.format));
       renderMs += performance.now() - started;
       cache.set(key, result);
       return result;

@@ -11,7 +11,7 @@ import { MP3_FRAME_BYTES, MP3_FRAME_SAMPLES, createMp3Stream, createOpenMp3Strea
 import { samplesToMs } from './format.js';
 import { encodePcm } from './pcm.js';
 import { sampleChunks } from './synthesize.js';
-import type { AudioFormat, SpeechPlan, SynthesisRequest, VoiceProfile } from './types.js';
+import type { AudioFormat, SpeechPlan, SpeechSegment, SynthesisRequest, VoiceProfile } from './types.js';
 import { wordSamples } from './words/render-words.js';
 
 /** The length in bytes of `sampleCount` samples in `format`: 2 per sample for PCM, the exact MP3 length for MP3. */
@@ -28,18 +28,38 @@ export function encodedByteLength(format: AudioFormat, sampleCount: number): num
  *   it, in place (on little-endian hosts), so the whole body is there at the end without a copy.
  * @throws Error for MP3 when the encoder is not loaded.
  */
-export function* byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat, output?: Uint8Array): Generator<Uint8Array> {
+export function byteChunks(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat, output?: Uint8Array): Generator<Uint8Array> {
+  return segmentByteChunks([{ plan, voice }], format, output);
+}
+
+/**
+ * The bytes of several segments said one after the other (multi-speaker turns), in `format`, piece by piece: one
+ * stream whose samples are each segment's samples in order (one MP3 tag frame and encoder for the whole). One
+ * segment gives exactly {@link byteChunks}'s bytes.
+ *
+ * @param output for PCM, a zeroed buffer of the summed length (see {@link byteChunks}).
+ * @throws Error for MP3 when the encoder is not loaded.
+ */
+export function* segmentByteChunks(segments: readonly SpeechSegment[], format: AudioFormat, output?: Uint8Array): Generator<Uint8Array> {
+  const total = segments.reduce((sum, segment) => sum + segment.plan.sampleCount, 0);
   if (format === 'pcm') {
-    const into = output && output.byteOffset % 2 === 0 ? new Int16Array(output.buffer, output.byteOffset, plan.sampleCount) : undefined;
-    for (const samples of sampleChunks(plan, voice, undefined, into)) yield encodePcm(samples);
+    const all = output && output.byteOffset % 2 === 0 ? new Int16Array(output.buffer, output.byteOffset, total) : undefined;
+    let offset = 0;
+    for (const { plan, voice } of segments) {
+      const into = all?.subarray(offset, offset + plan.sampleCount);
+      for (const samples of sampleChunks(plan, voice, undefined, into)) yield encodePcm(samples);
+      offset += plan.sampleCount;
+    }
     return;
   }
-  const mp3 = createMp3Stream(plan.sampleCount);
+  const mp3 = createMp3Stream(total);
   try {
     yield mp3.header;
-    for (const samples of sampleChunks(plan, voice)) {
-      const bytes = mp3.encode(samples);
-      if (bytes.byteLength > 0) yield bytes;
+    for (const { plan, voice } of segments) {
+      for (const samples of sampleChunks(plan, voice)) {
+        const bytes = mp3.encode(samples);
+        if (bytes.byteLength > 0) yield bytes;
+      }
     }
     yield mp3.finish();
   } finally {
@@ -130,8 +150,17 @@ export class BodyAssembler {
  * @throws Error for MP3 when the encoder is not loaded.
  */
 export function renderBytes(plan: SpeechPlan, voice: VoiceProfile, format: AudioFormat): Uint8Array {
-  const body = new BodyAssembler(encodedByteLength(format, plan.sampleCount));
-  for (const piece of byteChunks(plan, voice, format, body.bytes)) body.add(piece);
+  return renderSegmentBytes([{ plan, voice }], format);
+}
+
+/**
+ * The whole render of segments said in order, at once (the concatenation of {@link segmentByteChunks}).
+ *
+ * @throws Error for MP3 when the encoder is not loaded.
+ */
+export function renderSegmentBytes(segments: readonly SpeechSegment[], format: AudioFormat): Uint8Array {
+  const body = new BodyAssembler(encodedByteLength(format, segments.reduce((sum, segment) => sum + segment.plan.sampleCount, 0)));
+  for (const piece of segmentByteChunks(segments, format, body.bytes)) body.add(piece);
   if (!body.full) throw new Error('speech render ended short of its length');
   return body.bytes;
 }

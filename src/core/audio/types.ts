@@ -44,6 +44,24 @@ export interface SynthesisRequest {
   voice: string;
   speed: number;
   seed: number;
+  /**
+   * Multi-speaker input (the gateway's `SpeechInput` as a list of turns): in tones, each turn's `text` is planned and
+   * said in its own `voice`, one after the other, and `input` is not said; in words, `input` is said in `voice`.
+   * Omitted (or `undefined`) for a plain string input.
+   */
+  turns?: readonly SpokenTurn[] | undefined;
+}
+
+/** One turn of multi-speaker speech: its text and the voice (a voice name, as {@link SynthesisRequest.voice}). */
+export interface SpokenTurn {
+  readonly text: string;
+  readonly voice: string;
+}
+
+/** A stretch of speech in one voice: its plan and the voice that says it (from `getVoiceProfile`). */
+export interface SpeechSegment {
+  readonly plan: SpeechPlan;
+  readonly voice: VoiceProfile;
 }
 
 /**

@@ -149,6 +149,11 @@ export interface SpeechAudio {
   /** The request's `voice`, as given. */
   voice: string;
   /**
+   * For multi-speaker input (a list of turns): the voice of each turn, in order (a turn's own `voice`, or the
+   * request's); absent for a string input.
+   */
+  voices?: string[];
+  /**
    * The request's `model`, as given: kept here as well as in the entry's `body`, which is not kept over 64 KiB (a
    * request with reference audio). Absent in entries made before it was kept.
    */

@@ -166,6 +166,11 @@ export const SpeechModelInfoSchema = z.strictObject({
    * and a request with `input_references` is refused.
    */
   input_modalities: z.array(z.enum(['audio', 'image'])).optional(),
+  /**
+   * Whether the model takes `input` as a list of turns `{text, voice?, instructions?}` ("multi-speaker input" of the
+   * gateway's `SpeechInput`: Gemini TTS, and Fish Audio models other than S1); default false, and a list is refused.
+   */
+  multi_speaker: z.boolean().optional(),
 });
 
 /**

@@ -61,7 +61,8 @@ export type AudioIndex = z.output<typeof AudioIndexSchema>;
 /** What a speech request's answer depends on: the fields of its body that {@link speechKeyOf} keeps. */
 export interface SpeechKeyFields {
   model: string;
-  input: string;
+  /** The text, or the list of turns `{text, voice?, instructions?}` (keyed with their names sorted). */
+  input: string | readonly object[];
   voice: string;
   response_format?: string | undefined;
   speed?: number | undefined;
@@ -79,7 +80,7 @@ export interface SpeechKeyFields {
  */
 export function speechKeyOf(body: SpeechKeyFields): string {
   return JSON.stringify({
-    input: body.input,
+    input: sorted(body.input),
     model: body.model,
     provider_options: sorted(body.provider?.options ?? null),
     response_format: body.response_format ?? 'pcm',

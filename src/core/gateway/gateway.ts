@@ -339,5 +339,5 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
 
 /** What the said index keeps of a rendered request (`src/core/transcription/said-audio.ts`). */
 function saidAudioOf(req: AudioRequest, samples: number, pieces: readonly number[] | undefined): SaidAudio {
-  return { input: req.input, voice: req.voice, speed: req.speed, seed: req.seed, mode: req.mode ?? 'tones', format: req.format, samples, ...(pieces ? { pieces: [...pieces] } : {}) };
+  return { input: req.input, voice: req.voice, speed: req.speed, seed: req.seed, mode: req.mode ?? 'tones', format: req.format, samples, ...(pieces ? { pieces: [...pieces] } : {}), ...(req.turns ? { turns: req.turns.map(({ text, voice }) => ({ text, voice })) } : {}) };
 }

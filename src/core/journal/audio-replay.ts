@@ -7,6 +7,7 @@
  * @module
  */
 import type { AudioRenderer } from '../audio/renderer.js';
+import { turnsText } from '../audio/turns.js';
 import { concat } from '../base/bytes.js';
 import { ChunkedBody, type StreamedBody } from '../http/body.js';
 import { HEARD_AUDIO_BYTES, HEARD_CLIP_BYTES, type HeardAudio } from '../transcription/heard-audio.js';
@@ -37,14 +38,16 @@ export function replaySpeech(entry: JournalEntry | undefined, seq: number, rende
   const audio = entry.audio;
   if (!audio || entry.status !== 200 || entry.operation !== 'speech') return `Journal entry ${seq} is not a speech answer with status 200`;
   if (audio.recorded) return `Journal entry ${seq} answered a recorded speech answer (the fixtures folder's audio/index.json), so its audio cannot be rendered again; send the same request to get the recording`;
-  const input = entry.body !== null && typeof entry.body === 'object' ? (entry.body as { input?: unknown }).input : undefined;
+  const given = entry.body !== null && typeof entry.body === 'object' ? (entry.body as { input?: unknown }).input : undefined;
+  const turns = Array.isArray(given) && audio.voices ? (given as { text: string }[]).map((turn, i) => ({ text: turn.text, voice: audio.voices![i] ?? audio.voice })) : undefined;
+  const input = turns ? turnsText(turns) : given;
   if (typeof input !== 'string') {
     return `Journal entry ${seq} did not keep its request body (over ${JOURNAL_BODY_LIMIT / 1024} KiB), so its audio cannot be rendered again`;
   }
   const mode = audio.speech ?? 'tones';
   const missing = mode === 'words' ? renderer.wordsUnavailable() : undefined;
   if (missing) return `Journal entry ${seq} was said with words, which this gateway cannot render again: ${missing}`;
-  const opened = renderer.open({ input, voice: audio.voice, speed: audio.speed, seed, format: audio.format, mode });
+  const opened = renderer.open({ input, voice: audio.voice, turns, speed: audio.speed, seed, format: audio.format, mode });
   return { contentType: opened.contentType, byteLength: opened.byteLength, body: opened.body };
 }
 

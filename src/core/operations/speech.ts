@@ -9,7 +9,8 @@ import { buildSpeechGeneration, readinessDelay, speechCost } from '../generation
 import { readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import type { OperationAnswer, OperationCall } from './call.js';
-import { SPEED_RANGE, type SpeechMode } from '../audio/types.js';
+import { SPEED_RANGE, type SpeechMode, type SpokenTurn } from '../audio/types.js';
+import { turnsText } from '../audio/turns.js';
 import { SPEECH_HEADER_NAME } from './speech-mode.js';
 import { generationIdOf } from '../base/ids.js';
 import { andThen, type MaybePromise } from '../base/types.js';
@@ -73,13 +74,30 @@ const InputReferenceSchema = z.discriminatedUnion(
 );
 
 /**
+ * One turn of a multi-speaker `input` (the gateway's `SpeechTurn`, Python SDK v1.3.27): its `text` (required), its
+ * `voice` (default: the request's `voice`) and its `instructions` (override the request's).
+ */
+const SpeechTurnSchema = z.looseObject(
+  {
+    text: z.string({ error: requiredString }).min(1, 'must not be empty'),
+    voice: z.string({ error: (issue) => `must be a string, got ${describe(issue.input)}` }).min(1, 'must not be empty').optional(),
+    instructions: z.string({ error: (issue) => `must be a string, got ${describe(issue.input)}` }).optional(),
+  },
+  { error: (issue) => `must be a turn {text, voice?, instructions?}, got ${describe(issue.input)}` },
+);
+
+/**
  * The speech request body (`docs/behaviour.md`, "Speech"). Unknown fields (`session_id`, `user`, `trace`, ...)
  * are accepted and ignored, as the real gateway does.
  */
 const SpeechRequestSchema = z.looseObject(
   {
     model: z.string({ error: requiredString }).min(1, 'must not be empty'),
-    input: z.string({ error: requiredString }).min(1, 'must not be empty'),
+    // A string, or a list of turns (the gateway's `SpeechInput`, "multi-speaker input").
+    input: z.union([z.string().min(1, 'must not be empty'), z.array(SpeechTurnSchema).min(1, 'must hold at least one turn')], {
+      error: (issue) =>
+        issue.input === undefined ? 'required, a string or a list of turns' : `must be a string or a list of turns {text, voice?, instructions?}, got ${describe(issue.input)}`,
+    }),
     voice: z.string({ error: requiredString }).min(1, 'must not be empty'),
     response_format: z
       .enum(['mp3', 'pcm'], { error: (issue) => `must be one of mp3, pcm, got ${describe(issue.input)}` })
@@ -150,7 +168,8 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
     });
   }
   checkReferences(body, accepts.inputs);
-  const characters = [...body.input].length;
+  checkTurns(body, speech.multi_speaker === true, accepts.voices);
+  const characters = charactersOf(body.input);
   if (characters > speech.max_input_chars) {
     throw new GatewayError(400, {
       message: `input: ${characters} characters is over the limit of model ${body.model} (${speech.max_input_chars} characters)`,
@@ -178,12 +197,13 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
 
   return andThen(engineFor(ctx, mode), () =>
     billed(ctx, { request, account, body, model, characters }, () => {
-      const audio = ctx.audio.open({ input: body.input, voice: body.voice, speed, seed: ctx.seed, format: body.response_format, mode });
+      const turns = turnsOf(body);
+      const audio = ctx.audio.open({ input: spokenText(body.input), voice: body.voice, turns, speed, seed: ctx.seed, format: body.response_format, mode });
       return {
         durationMs: audio.nominalDurationMs,
         answer: (generationId) => ({
           response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, model: body.model, speed, speech: mode },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, ...(turns ? { voices: turns.map((turn) => turn.voice) } : {}), model: body.model, speed, speech: mode },
         }),
       };
     }),
@@ -225,6 +245,50 @@ function checkReferences(body: SpeechRequest, inputs: readonly string[]): void {
       message: `input_references: model ${body.model} does not take reference audio (its input modalities are ${inputs.join(', ')})`,
     });
   }
+}
+
+/** One turn of a multi-speaker `input` (see {@link SpeechTurnSchema}). */
+type SpeechTurn = z.output<typeof SpeechTurnSchema>;
+
+/**
+ * The characters billed and checked against `max_input_chars`: of the string, or of every turn's `text` summed
+ * (voices and instructions are not counted).
+ */
+function charactersOf(input: string | readonly SpeechTurn[]): number {
+  return typeof input === 'string' ? [...input].length : input.reduce((sum, turn) => sum + [...turn.text].length, 0);
+}
+
+/** The turns to say with their voices (a turn without `voice` takes the request's), or `undefined` for a string input. */
+function turnsOf(body: SpeechRequest): SpokenTurn[] | undefined {
+  return typeof body.input === 'string' ? undefined : body.input.map((turn) => ({ text: turn.text, voice: turn.voice ?? body.voice }));
+}
+
+/**
+ * The text the renderer says: the string itself (byte-identical to before turns existed), or the turns' texts joined
+ * by a space: what words mode says, in the request's `voice` (tones say each turn in its own voice, `turns`).
+ */
+function spokenText(input: string | readonly SpeechTurn[]): string {
+  return typeof input === 'string' ? input : turnsText(input);
+}
+
+/**
+ * Checks a multi-speaker `input` (a list of turns): only a model that documents it takes one (`multi_speaker` of its
+ * speech facts: Gemini TTS, Fish Audio models other than S1, per the gateway's `SpeechInput` page), and every turn's
+ * voice must be one the model lists (a model listing none takes any).
+ *
+ * @throws {GatewayError} 400 naming `input` and the model when it takes no turns; 400 naming `input[i].voice`.
+ */
+function checkTurns(body: SpeechRequest, multiSpeaker: boolean, voices: readonly string[] | null): void {
+  if (typeof body.input === 'string') return;
+  if (!multiSpeaker) {
+    throw new GatewayError(400, { message: `input: model ${body.model} does not take multi-speaker input (a list of turns); send a string` });
+  }
+  if (voices === null) return;
+  body.input.forEach((turn, i) => {
+    if (turn.voice !== undefined && !voices.includes(turn.voice)) {
+      throw new GatewayError(400, { message: `input[${i}].voice: "${turn.voice}" is not supported by model ${body.model}; supported voices: ${voices.join(', ')}` });
+    }
+  });
 }
 
 /** A speech call to bill: the request, its key, its validated body, the model that answers it, its characters. */
@@ -273,7 +337,7 @@ type SpeechRequest = z.output<typeof SpeechRequestSchema>;
 function answerRecorded(ctx: GatewayContext, request: CoreRequest, account: Account, body: SpeechRequest, recorded: RecordedAudio): MaybePromise<OperationAnswer> {
   const model: ResolvedModel = ctx.catalog.resolve(body.model) ?? uncataloged(body.model);
   const durationMs = recordedDurationMs(recorded.contentType, recorded.bytes);
-  return billed(ctx, { request, account, body, model, characters: [...body.input].length }, () => ({
+  return billed(ctx, { request, account, body, model, characters: charactersOf(body.input) }, () => ({
     durationMs,
     answer: (generationId) => ({
       response: { status: 200, headers: { 'Content-Type': recorded.contentType, 'X-Generation-Id': generationId }, body: new ChunkedBody(recorded.bytes, undefined, durationMs) },

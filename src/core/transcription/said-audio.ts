@@ -29,6 +29,8 @@ export const MAX_SAID_PIECES = 2_000;
  * - `samples`: the audio's length in samples at 24,000 Hz.
  * - `pieces`: for `words`, the samples of each piece Flite said, in order (`src/core/audio/words/pieces.ts`), when
  *   known: the word times of a transcript are placed within them.
+ * - `turns`: for multi-speaker input, each turn's `text` and `voice` in order (`input` is then their texts joined by
+ *   one space, `src/core/audio/turns.ts`): word times and speaker labels follow them.
  */
 export const SaidAudioSchema = z.strictObject({
   input: z.string().max(MAX_SAID_INPUT_CHARS),
@@ -39,6 +41,7 @@ export const SaidAudioSchema = z.strictObject({
   format: z.enum(['pcm', 'mp3']),
   samples: z.int().nonnegative(),
   pieces: z.array(z.int().nonnegative()).max(MAX_SAID_PIECES).optional(),
+  turns: z.array(z.strictObject({ text: z.string().max(MAX_SAID_INPUT_CHARS), voice: z.string().max(1024) })).max(MAX_SAID_INPUT_CHARS).optional(),
 });
 
 /** See {@link SaidAudioSchema}. */

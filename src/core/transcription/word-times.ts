@@ -15,6 +15,7 @@
 import { SAMPLE_RATE } from '../audio/format.js';
 import { planSpeech } from '../audio/plan.js';
 import { tokenize } from '../audio/tokenize.js';
+import { normalizeVoice } from '../audio/voice.js';
 import { speechPieces } from '../audio/words/pieces.js';
 import type { SaidAudio } from './said-audio.js';
 
@@ -25,6 +26,8 @@ export interface TimedWord {
   readonly end: number;
   readonly from: number;
   readonly to: number;
+  /** For multi-speaker audio, the speaker of the word's turn (0 for the first distinct voice, 1 for the next, …). */
+  readonly speaker?: number | undefined;
 }
 
 /** A whitespace-separated token of a text: its offsets, and its word (the token without leading and trailing punctuation; `''` for punctuation only). */
@@ -60,8 +63,50 @@ const seconds = (samples: number): number => Math.round((samples / SAMPLE_RATE) 
  * @returns one entry per word of {@link wordsOfText}, in order, each `end ≥ start`, within the audio's length.
  */
 export function wordTimesOf(said: SaidAudio): TimedWord[] {
+  if (said.turns && said.turns.length > 0) return turnTimes(said, said.turns);
   const tokens = tokensOf(said.input);
   return (said.mode === 'tones' ? tonesTimes(said, tokens) : undefined) ?? spreadTimes(said, tokens);
+}
+
+/**
+ * Multi-speaker audio: each word labelled with its turn's speaker (0 for the first distinct voice, case and
+ * surrounding spaces ignored, 1 for the next, …). In tones each turn is timed from its own plan, offset by the samples
+ * of the turns before it, its characters offset into `said.input` (turns joined by one space); in words the whole
+ * text is timed as one ({@link spreadTimes}) and each word takes the speaker of the turn its characters fall in.
+ */
+function turnTimes(said: SaidAudio, turns: NonNullable<SaidAudio['turns']>): TimedWord[] {
+  const speakers = new Map<string, number>();
+  const speakerOf = (voice: string): number => {
+    const key = normalizeVoice(voice);
+    if (!speakers.has(key)) speakers.set(key, speakers.size);
+    return speakers.get(key)!;
+  };
+  const starts: number[] = [];
+  let at = 0;
+  for (const turn of turns) {
+    starts.push(at);
+    at += turn.text.length + 1;
+  }
+  if (said.mode !== 'tones') {
+    return spreadTimes(said, tokensOf(said.input)).map((word) => {
+      let i = 0;
+      while (i + 1 < starts.length && word.from >= starts[i + 1]!) i++;
+      return { ...word, speaker: speakerOf(turns[i]!.voice) };
+    });
+  }
+  const words: TimedWord[] = [];
+  let samples = 0;
+  turns.forEach((turn, i) => {
+    const part: SaidAudio = { ...said, input: turn.text, voice: turn.voice, turns: undefined, pieces: undefined };
+    const length = planSpeech({ input: turn.text, voice: turn.voice, speed: said.speed, seed: said.seed }).sampleCount;
+    const own = wordTimesOf({ ...part, samples: length });
+    const offset = seconds(samples);
+    for (const word of own) {
+      words.push({ ...word, start: Math.round((word.start + offset) * 1000) / 1000, end: Math.round((word.end + offset) * 1000) / 1000, from: word.from + starts[i]!, to: word.to + starts[i]!, speaker: speakerOf(turn.voice) });
+    }
+    samples += length;
+  });
+  return words;
 }
 
 /**
