@@ -7,7 +7,7 @@
  */
 import { header } from '../http/request.js';
 import type { Clock } from '../base/clock.js';
-import { audioRecordOf } from './audio-record.js';
+import { audioRecordOf, type AudioRecordFacts } from './audio-record.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import type { GenerationRecord } from '../formats/fixture-schema.js';
 import type { AllocatedId } from '../base/ids.js';
@@ -31,51 +31,27 @@ export interface TranscriptionCall {
 /** Transcription providers work faster than real time; the record's `generation_time` assumes this factor. */
 const PROVIDER_REALTIME_FACTOR = 20;
 
-/** The record of one transcription call, kept as its facts and expanded on lookup (`CompactGeneration` of the store). */
+/**
+ * The record of one transcription call, kept as its facts (`AudioRecordFacts` of `audio-record.ts`) and expanded on
+ * lookup (`CompactGeneration` of the store).
+ */
 export class TranscriptionGeneration {
-  /**
-   * @param id `gen-stt-<unix seconds>-<20 seeded alphanumerics>`.
-   * @param createdMs the clock's time of the call, epoch ms.
-   * @param latency ms until the answer (the whole transcript comes at once).
-   * @param call the call's facts.
-   */
-  constructor(
-    readonly id: string,
-    readonly createdMs: number,
-    readonly latency: number,
-    readonly call: Omit<TranscriptionCall, 'request' | 'body' | 'model'> & {
-      readonly model: string;
-      readonly providerName: string | null;
-      readonly sessionId: string | null;
-      readonly user: string | null;
-      readonly userAgent: string | null;
-      readonly referer: string | null;
-      readonly origin: string;
-    },
-  ) {}
+  /** @param facts the call's facts: `id` is `gen-stt-<unix seconds>-<20 seeded alphanumerics>`, `apiType` `stt`. */
+  constructor(readonly facts: AudioRecordFacts) {}
+
+  /** The record's id. */
+  get id(): string {
+    return this.facts.id;
+  }
+
+  /** The clock's time of the call, epoch ms. */
+  get createdMs(): number {
+    return this.facts.createdMs;
+  }
 
   /** The whole record, as `getGeneration` answers it (a new object each call). */
   record(): GenerationRecord {
-    const { call } = this;
-    return audioRecordOf({
-      id: this.id,
-      apiType: 'stt',
-      createdMs: this.createdMs,
-      latency: this.latency,
-      generationTime: this.latency,
-      streamed: false,
-      tokensPrompt: call.inputTokens,
-      tokensCompletion: call.outputTokens,
-      audioInputs: 1,
-      cost: call.cost,
-      model: call.model,
-      providerName: call.providerName,
-      sessionId: call.sessionId,
-      user: call.user,
-      userAgent: call.userAgent,
-      referer: call.referer,
-      origin: call.origin,
-    });
+    return audioRecordOf(this.facts);
   }
 }
 
@@ -92,11 +68,17 @@ export function buildTranscriptionGeneration(clock: Clock, seed: number, call: T
   const nowMs = clock.now();
   const latency = 200 + Math.floor(unitFloat(seed, id.serial * 2 + 1) * 300) + Math.round((call.seconds * 1000) / PROVIDER_REALTIME_FACTOR);
   const { headers } = call.request;
-  return new TranscriptionGeneration(`gen-stt-${Math.floor(nowMs / 1000)}-${id.suffix}`, nowMs, latency, {
-    seconds: call.seconds,
+  return new TranscriptionGeneration({
+    id: `gen-stt-${Math.floor(nowMs / 1000)}-${id.suffix}`,
+    apiType: 'stt',
+    createdMs: nowMs,
+    latency,
+    generationTime: latency,
+    streamed: false,
+    tokensPrompt: call.inputTokens,
+    tokensCompletion: call.outputTokens,
+    audioInputs: 1,
     cost: call.cost,
-    inputTokens: call.inputTokens,
-    outputTokens: call.outputTokens,
     model: call.model.record.id,
     providerName: call.model.transcription?.provider_name ?? null,
     sessionId: call.body.session_id ?? null,
