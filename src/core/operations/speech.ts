@@ -265,7 +265,7 @@ function turnsOf(body: SpeechRequest): SpokenTurn[] | undefined {
 
 /**
  * The text the renderer says: the string itself (byte-identical to before turns existed), or the turns' texts joined
- * by a space: what words mode says, in the request's `voice` (tones say each turn in its own voice, `turns`).
+ * by a space, which the said index keeps (either mode says each turn in its own voice, `turns`).
  */
 function spokenText(input: string | readonly SpeechTurn[]): string {
   return typeof input === 'string' ? input : turnsText(input);
