@@ -209,8 +209,9 @@ export function turnsOf(input: string | readonly SpeechTurn[], voice: string): S
 }
 
 /**
- * The text the renderer says: the string itself (byte-identical to before turns existed), or the turns' texts joined
- * by a space (`src/core/audio/turns.ts`).
+ * The whole text the renderer is given: the string itself (byte-identical to before turns existed), or the turns'
+ * texts joined by a space, which the said index keeps (either mode says each turn in its own voice, from `turns`;
+ * `src/core/audio/turns.ts`).
  */
 export function spokenText(input: string | readonly SpeechTurn[]): string {
   return typeof input === 'string' ? input : turnsText(input);
