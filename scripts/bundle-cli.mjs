@@ -18,7 +18,9 @@ import { build } from 'esbuild';
 await build({
   // One entry, split at its dynamic imports (src/cli/index.ts loads the server, `record` or `verify` by the
   // first argument): the server's start-up parses only its own chunks, not the other commands'.
-  entryPoints: { cli: 'dist/cli/index.js' },
+  // The words threads' code (src/node-platform/words-worker.ts) is an entry of its own, beside cli.js: the pool
+  // starts it from the folder of its own chunk (new URL('./words-worker.js', import.meta.url)).
+  entryPoints: { cli: 'dist/cli/index.js', 'words-worker': 'dist/node-platform/words-worker.js' },
   outdir: 'dist/bin',
   splitting: true,
   // Chunks beside cli.js: src/node-platform/package-files.ts finds the package root two folders up from them.

@@ -49,7 +49,7 @@ export type { CorsOption } from './core/gateway/options.js';
 export type { MockRouterBase, MockRouterOptions } from './msw/mock-router.js';
 export { errorEnvelope, STATUS_DEFAULTS, type ErrorEnvelope, type ErrorType } from './core/base/error-envelope.js';
 export type { CoreRequest, CoreResponse, CoreBody } from './core/base/types.js';
-export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio } from './core/journal/journal.js';
+export { Journal, type JournalEntry, type JournalFilter, type JournalError, type BodyEnd, type SpeechAudio, type WordsFacts } from './core/journal/journal.js';
 export type { GatewayEvent, GatewayEventListener, GatewayEventSource, GatewayEventType, ClockState } from './core/journal/gateway-events.js';
 export * from './core/base/errors.js';
 

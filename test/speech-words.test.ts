@@ -20,7 +20,7 @@ import { createGateway } from '../src/node-platform/create-gateway.js';
 import type { Gateway } from '../src/core/gateway/gateway.js';
 import { contextOf } from '../src/core/gateway/gateway.js';
 import type { CoreResponse } from '../src/core/base/types.js';
-import { decodeMp3, pcmToFloat, rms } from './support/audio.js';
+import { decodeMp3, pcmToFloat, rms, taggedSamples } from './support/audio.js';
 import { modes } from './support/modes.js';
 import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js';
 import { describeMissingTool } from './support/required-tool.js';
@@ -119,10 +119,20 @@ const PINNED: readonly (Speech & { name: string })[] = [
   { name: 'eve-pcm', model: 'x-ai/grok-voice-tts-1.0', voice: 'eve', input: CORPUS[3]!, response_format: 'pcm' },
 ];
 
+/**
+ * The bytes a committed hash pins: PCM whole; MP3 after its tag frame, which is checked here. Words MP3 was pinned
+ * before it led with a tag frame: the frames after it are the same bytes as then.
+ */
+function pinnedBytes(bytes: Uint8Array, format: Speech['response_format']): Uint8Array {
+  if (format !== 'mp3') return bytes;
+  taggedSamples(bytes);
+  return bytes.subarray(192);
+}
+
 describe('the committed hashes', () => {
   it('every pinned render equals test/fixtures/words-hashes.json (set WRITE_WORDS_HASHES=1 to write it anew)', async () => {
     const file = new URL('./fixtures/words-hashes.json', import.meta.url);
-    const actual = Object.fromEntries(await Promise.all(PINNED.map(async ({ name, ...body }) => [name, sha256Hex((await say(words, body)).bytes)] as const)));
+    const actual = Object.fromEntries(await Promise.all(PINNED.map(async ({ name, ...body }) => [name, sha256Hex(pinnedBytes((await say(words, body)).bytes, body.response_format))] as const)));
     if (process.env.WRITE_WORDS_HASHES === '1') writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
     expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));
   }, 60_000);

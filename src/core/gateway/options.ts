@@ -83,6 +83,15 @@ export interface GatewayOptions<FilePath extends string = string> {
    */
   fliteWasm?: string | URL | WebAssembly.Module | ArrayBuffer | Uint8Array<ArrayBuffer>;
   /**
+   * How many threads say speech with words off the thread that answers requests (`docs/speech.md`, "Threads"), a
+   * whole number ≥ 0: Node.js `worker_threads`, started with the first request for words, shared by the gateways of
+   * the process and ended by `close()` of the last gateway using them. `0` says words on the answering thread, as
+   * browsers always do. Default: the cores available (`os.availableParallelism()`); a larger number counts as that.
+   *
+   * @throws {OptionsError} (`option` `wordsThreads`) for a value that is not a whole number ≥ 0.
+   */
+  wordsThreads?: number;
+  /**
    * Extra scenarios, loaded beside the built-ins: definitions, or (Node.js only) folders of scenario files (JSON
    * or YAML), in any mix.
    */

@@ -36,6 +36,8 @@ export interface Answered {
   readonly response: CoreResponse;
   /** What a speech answer's body renders (the operation's), for the journal's `audio`; adapters never see it. */
   readonly audio?: SpeechAudio | undefined;
+  /** What completes `audio` once the body ended (the operation's `audioEnded`, speech with words). */
+  readonly audioEnded?: OperationAnswer['audioEnded'];
   /** What a transcription answer transcribed (the operation's), for the journal's `transcription`. */
   readonly transcription?: TranscriptionFacts | undefined;
   /** The request body as the journal keeps it, when the operation gave one (`OperationAnswer.requestBody`). */

@@ -8,6 +8,7 @@
 import type { KeyEntryOutput } from '../accounts/accounts.js';
 import type { Mp3WasmSource } from '../audio/mp3.js';
 import type { FliteWasmSource } from '../audio/words/flite-engine.js';
+import type { WordsPool } from '../audio/words/words-pool.js';
 import type { Fixtures } from '../formats/fixture-schema.js';
 import type { LoadedScenario } from '../scenarios/parse.js';
 import type { GatewayStore } from '../store/types.js';
@@ -41,6 +42,15 @@ export interface Platform {
    * optional package is not installed; browsers: no `fliteWasm`). Nothing is read until the source is called.
    */
   fliteWasm(location: string | URL | undefined): FliteWasmSource | string;
+  /**
+   * The threads that say speech with words off the answering thread (`src/core/audio/words/words-pool.ts`; Node.js:
+   * `node:worker_threads`, shared by every gateway of the process), for a gateway that wants `threads` of them
+   * (≥ 1): nothing starts before its first render with words. Absent where there are none (browsers): words are
+   * said on the answering thread.
+   */
+  readonly wordsPool?: ((threads: number) => WordsPool) | undefined;
+  /** The cores this process may use (Node.js: `os.availableParallelism()`): the default and most of option `wordsThreads`. */
+  readonly cores?: (() => number) | undefined;
   /** Reading files and folders named by options; absent where there is no file system (browsers). */
   readonly files?: PlatformFiles | undefined;
   /**

@@ -6,7 +6,7 @@
 import type { Operation } from '../http/routes.js';
 import type { BodyEnd, SpeechAudio, TranscriptionFacts } from '../base/types.js';
 
-export type { BodyEnd, SpeechAudio, TranscriptionFacts } from '../base/types.js';
+export type { BodyEnd, SpeechAudio, TranscriptionFacts, WordsFacts } from '../base/types.js';
 
 /**
  * The error envelope of an error answer, as the client received it (parsed from the body).

@@ -30,6 +30,11 @@ export interface OperationAnswer {
   readonly response: CoreResponse;
   /** What a speech answer's body renders (the journal's `audio`, from which the admin API renders it again). */
   readonly audio?: SpeechAudio | undefined;
+  /**
+   * For `audio` known whole only once the body ended (speech with words): what the render then adds to it (its
+   * `duration_ms` and `words`), or `undefined` while it is not done (the client went away first).
+   */
+  readonly audioEnded?: (() => Pick<SpeechAudio, 'duration_ms' | 'words'> | undefined) | undefined;
   /** What a transcription answer transcribed (the journal's `transcription`). */
   readonly transcription?: TranscriptionFacts | undefined;
   /**

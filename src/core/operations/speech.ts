@@ -23,7 +23,7 @@ import { acceptanceOf, speechModelOf } from '../catalog/speech-models.js';
 import type { GatewayContext } from './context.js';
 import { chargeCall } from './charge.js';
 import type { Account } from '../accounts/accounts.js';
-import type { CoreRequest } from '../base/types.js';
+import type { CoreRequest, SpeechAudio } from '../base/types.js';
 
 /**
  * Synthesizes speech.
@@ -64,11 +64,17 @@ export function createSpeech({ ctx, request, account, speech: mode }: OperationC
     billed(ctx, { request, account, body, model, characters, providerName: endpoint?.provider_name }, () => {
       const turns = turnsOf(body.input, body.voice);
       const audio = ctx.audio.open({ input: spokenText(body.input), voice: body.voice, turns, speed, seed: ctx.seed, format: body.response_format, mode });
+      // Words are complete once said: at once when cached, else when the body ends (the journal's `audioEnded`).
+      const ended = (): Pick<SpeechAudio, 'duration_ms' | 'words'> | undefined => {
+        const finished = audio.finished?.();
+        return finished && { duration_ms: finished.durationMs, ...(finished.words ? { words: finished.words } : {}) };
+      };
       return {
         durationMs: audio.nominalDurationMs,
         answer: (generationId) => ({
           response: { status: 200, headers: { 'Content-Type': audio.contentType, 'X-Generation-Id': generationId }, body: audio.body },
-          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: mode === 'words' ? null : (audio.durationMs ?? null), voice: body.voice, ...(turns ? { voices: turns.map((turn) => turn.voice) } : {}), model: body.model, speed, speech: mode },
+          audio: { format: body.response_format, content_type: audio.contentType, duration_ms: audio.durationMs ?? null, voice: body.voice, ...(turns ? { voices: turns.map((turn) => turn.voice) } : {}), model: body.model, speed, speech: mode, ...ended() },
+          audioEnded: audio.finished ? ended : undefined,
         }),
       };
     }),

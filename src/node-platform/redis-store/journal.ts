@@ -17,7 +17,8 @@ import type { ScriptCommands } from './scripts.js';
 const SCAN_PAGE = 500;
 
 /** The fields of an entry stored by `finish`. */
-type DoneFields = Pick<JournalEntry, 'status' | 'duration_ms' | 'response_bytes' | 'body_end'>;
+/** What an entry's end sets (`audio` too: speech with words is complete only then). */
+type DoneFields = Pick<JournalEntry, 'status' | 'duration_ms' | 'response_bytes' | 'body_end' | 'audio'>;
 
 function matches(e: JournalEntry, filter: JournalFilter): boolean {
   return (
@@ -96,7 +97,7 @@ export function redisJournal(
   return {
     record,
     finish(entry) {
-      const done: DoneFields = { status: entry.status, duration_ms: entry.duration_ms, response_bytes: entry.response_bytes, body_end: entry.body_end };
+      const done: DoneFields = { status: entry.status, duration_ms: entry.duration_ms, response_bytes: entry.response_bytes, body_end: entry.body_end, audio: entry.audio };
       return run(async () => {
         await client.mrJournalFinish(keys.journalSeq, keys.journalDone, entry.seq, JSON.stringify(done), bound);
       }, needs.site);
