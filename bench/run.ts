@@ -19,6 +19,9 @@
  * 10. speech with words (CMU Flite in WebAssembly, `--speech words`): a 120-word paragraph as MP3, warm and cold
  *    (the first request of a fresh process), its first byte's share of the answer's time, RSS after 1,000 word
  *    renders, and tones on a `--speech words` server against a default one (words.ts, words-report.ts);
+ * 12. speech with words under load: model lookups while 1, 4 and 16 paragraphs are said, and the words' throughput,
+ *    with words on worker threads against on the answering thread; the worst inputs' CPU per request
+ *    (words-load.ts, words-load-report.ts);
  *
  * and prints the tables and the goals. Progress goes to stderr, the report to stdout. Settings: see
  * bench/README.md (`BENCH_*` environment variables).
@@ -26,7 +29,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { MIX_429_SHARE, MEMORY_MIX, httpCases, speechRequest, distinct, type HttpCase, type Length, type ServerName } from './cases.js';
 import type { InProcessResult } from './inprocess.js';
 import { measureMemory, measureStart, type MemoryResult, type StartResult } from './lifecycle.js';
@@ -38,6 +41,8 @@ import { measureCatalog, type CatalogResult } from './saved-catalog.js';
 import { catalogGoals, catalogSection } from './saved-catalog-report.js';
 import { measureWords, type WordsResult } from './words.js';
 import { wordsGoals, wordsSection } from './words-report.js';
+import { measureWordsLoad, type WordsLoadResult } from './words-load.js';
+import { wordsLoadGoals, wordsLoadSection } from './words-load-report.js';
 import { transcriptionGoals, transcriptionSection } from './transcription-report.js';
 import { measureTranscription, type TranscriptionResult } from './transcription.js';
 import type { StoreResult } from './store.js';
@@ -59,7 +64,7 @@ const GOALS = {
   rssBytes: 150e6,
 } as const;
 
-const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog', 'words', 'transcription'] as const;
+const SECTIONS = ['http', 'synth', 'inprocess', 'start', 'memory', 'speech', 'store', 'catalog', 'words', 'transcription', 'words-load'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -105,6 +110,8 @@ function readConfig() {
     wordsStarts: Math.round(envNumber('BENCH_WORDS_STARTS', 3, 1)),
     wordsRenders: Math.round(envNumber('BENCH_WORDS_RENDERS', 1000, 1)),
     wordsTones: Math.round(envNumber('BENCH_WORDS_TONES', 8, 1)),
+    wordsLoad: envList<string>('BENCH_WORDS_LOAD', null, ['1', '4', '16']).map((n) => Math.round(Number(n))).filter((n) => n >= 1),
+    wordsThreads: Math.round(envNumber('BENCH_WORDS_THREADS', availableParallelism(), 1)),
     transcriptionRuns: Math.round(envNumber('BENCH_TRANSCRIPTION_RUNS', 30, 1)),
     transcriptionDistinct: Math.round(envNumber('BENCH_TRANSCRIPTION_DISTINCT', 1000, 0)),
     sections: new Set<Section>(envList('BENCH_ONLY', SECTIONS, [...SECTIONS])),
@@ -253,6 +260,7 @@ interface Results {
   catalog: CatalogResult | null;
   words: WordsResult | null;
   transcription: TranscriptionResult | null;
+  wordsLoad?: WordsLoadResult | null;
 }
 
 /** `goal / measured` for "at least" goals, `measured / goal` for "at most" goals; shown only on a miss. */
@@ -527,6 +535,7 @@ function goalsSection(res: Results, out: string[]): void {
   if (res.catalog) catalogGoals(res.catalog, goal);
   if (res.words) wordsGoals(res.words, goal, figure);
   if (res.transcription) transcriptionGoals(res.transcription, goal, figure);
+  if (res.wordsLoad) wordsLoadGoals(res.wordsLoad, goal, figure);
   out.push(
     '',
     heading('6. Goals'),
@@ -554,6 +563,7 @@ function printReport(res: Results, loadAtStart: number, seconds: number): void {
   if (res.catalog) catalogSection(res.catalog, out, config);
   if (res.words) wordsSection(res.words, out);
   if (res.transcription) transcriptionSection(res.transcription, out);
+  if (res.wordsLoad) wordsLoadSection(res.wordsLoad, out);
   goalsSection(res, out);
   process.stdout.write(`${out.join('\n')}\n`);
 }
@@ -593,6 +603,7 @@ async function main(): Promise<void> {
     });
   }
   if (on('transcription')) res.transcription = await measureTranscription({ runs: config.transcriptionRuns, distinct: config.transcriptionDistinct, progress });
+  if (on('words-load')) res.wordsLoad = await measureWordsLoad({ concurrencies: config.wordsLoad, idleLookups: 200, threads: config.wordsThreads, cores: availableParallelism(), progress });
   const seconds = (performance.now() - started) / 1000;
   progress(`done in ${seconds.toFixed(0)} s\n`);
   printReport(res, loadAtStart, seconds);

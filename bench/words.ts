@@ -9,15 +9,17 @@
  * 2. the same, cold: the first request of a fresh `node bin/mockrouter.js` started WITHOUT `--speech words` (so its
  *    start-up `warmUp()` loads the MP3 encoder only, not Flite), the request sent right after the ready line with
  *    `X-Mock-Speech: words`: it pays Flite's compile, its first instance and the JIT;
- * 3. time to the first body byte as a share of the whole answer's time, from the warm and the cold paragraphs;
+ * 3. time to the first body byte as a share of the whole answer's time, from the warm and the cold paragraphs (PCM
+ *    streams piece by piece; MP3 is sent whole once said, behind its tag frame);
  * 4. resident memory of a `--speech words` server after {@link MemoryOptions.renders} word renders of distinct
  *    ~10-word sentences ({@link sentenceOf}; never cached), MP3 and PCM alternating, over a few connections, against
  *    its RSS at start (ready, Flite compiled by `warmUp`, idle);
  * 5. tones lose nothing: the same paragraph as tones MP3 (a distinct input each time, so cold) on a default server
  *    against a `--speech words` server asked `X-Mock-Speech: tones`, alternating request by request.
  *
- * Audio length: words MP3 has no tag frame, so it is the byte count over 192 bytes per 576-sample frame at 24 kHz
- * (checked: a whole number of frames); PCM is 48,000 bytes a second; tones MP3's is the plan's (as section 7), its
+ * Audio length: words MP3 leads with its tag frame, and LAME adds 2 frames of delay and padding, so it is the byte
+ * count over 192 bytes per 576-sample frame at 24 kHz, less 3 frames (within one frame of the tag's sample count;
+ * checked: a whole number of frames); PCM is 48,000 bytes a second; tones MP3's is the plan's (as section 7), its
  * byte count checked against the plan's. Report and goals: words-report.ts.
  *
  * @module
@@ -89,7 +91,7 @@ const WORDS = { 'X-Mock-Speech': 'words' } as const;
 const TONES = { 'X-Mock-Speech': 'tones' } as const;
 
 /**
- * A cold words request, timed; checked: 200, and for MP3 a whole number of frames (no tag frame), for PCM an even
+ * A cold words request, timed; checked: 200, and for MP3 a whole number of frames (the tag frame first), for PCM an even
  * byte count. Audio length from the byte count.
  */
 async function wordsRequest(target: Target, format: Format, input: string, what: string, agent: Agent | false = false): Promise<WordsTimed> {
@@ -97,7 +99,7 @@ async function wordsRequest(target: Target, format: Format, input: string, what:
   if (format === 'mp3' && t.bytes % MP3_FRAME_BYTES !== 0) throw new Error(`${what}: ${t.bytes} bytes, not a whole number of ${MP3_FRAME_BYTES}-byte frames`);
   if (format === 'pcm' && t.bytes % 2 !== 0) throw new Error(`${what}: ${t.bytes} bytes of 16-bit PCM`);
   if (t.bytes === 0) throw new Error(`${what}: empty body`);
-  const audioMs = format === 'mp3' ? (t.bytes / MP3_FRAME_BYTES) * MP3_FRAME_MS : t.bytes / 48;
+  const audioMs = format === 'mp3' ? (t.bytes / MP3_FRAME_BYTES - 3) * MP3_FRAME_MS : t.bytes / 48;
   return { ...t, format, audioMs };
 }
 

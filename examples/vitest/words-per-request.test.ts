@@ -18,7 +18,9 @@ test('X-Mock-Speech: words says this one request in words (needs @echogarden/fli
   const words = await speak('words');
   expect(words.status).toBe(200);
   expect((await words.arrayBuffer()).byteLength).toBeGreaterThan(24_000); // PCM: 48,000 bytes a second
-  expect(mock.journal.last()?.audio).toMatchObject({ speech: 'words', duration_ms: null }); // words: not known when journaled
+  // Words: the length is journaled once the answer has ended, and what Flite said (within its limit per answer).
+  expect(mock.journal.last()?.audio).toMatchObject({ speech: 'words', words: { limited: null } });
+  expect(mock.journal.last()?.audio?.duration_ms).toBeGreaterThan(500);
 
   await (await speak()).arrayBuffer(); // no header: the default, tones
   expect(mock.journal.last()?.audio).toMatchObject({ speech: 'tones' });

@@ -89,7 +89,9 @@ let nextId = 1;
  */
 function startWorker(): Worker {
   const built = new URL('./words-worker.js', import.meta.url);
-  const options = { name: 'mockrouter words' };
+  // None of the process's own flags: a preloaded module (`--import`) or a profiler is the process's business, not the
+  // thread's (a module preloaded to watch stdin would run again in the thread).
+  const options = { name: 'mockrouter words', execArgv: [] };
   if (existsSync(fileURLToPath(built))) return new Worker(built, options);
   const source = new URL('./words-worker.ts', import.meta.url).href;
   const tsx = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href;

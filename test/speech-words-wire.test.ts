@@ -1,0 +1,128 @@
+/**
+ * A words answer complete on the wire and in the journal (`docs/speech.md`, "Sent as said" and "What one answer may
+ * cost"), through every mode:
+ *
+ * - words MP3 leads with the Info/LAME tag frame of its sample count, so ffmpeg and mpg123 decode exactly the samples
+ *   of the PCM answer to the same request;
+ * - the journal entry's `audio.duration_ms` is filled in once the answer ended, with `audio.words` (what Flite said);
+ * - the limit on words per answer: an input past it is said in words up to the limit, then in tones, the same every
+ *   time, and the journal says where (asserted on the journal's facts and the audio's length, never on time).
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildInfoFrame } from '../src/core/audio/mp3-tag.js';
+import { WORDS_LIMIT_MS, WORDS_LIMIT_PIECES } from '../src/core/audio/words/render-words.js';
+import type { JournalEntry } from '../src/core/journal/journal.js';
+import { decodeMp3, taggedSamples } from './support/audio.js';
+import { modes, type RunningMode } from './support/modes.js';
+import { sha256Hex } from './support/sha256.js';
+import { TTS } from './support/speech-model.js';
+import { postSpeech } from './support/speech-request.js';
+
+const AUTH = { Authorization: 'Bearer sk-wire' };
+/** Why ffmpeg cannot run here (`ffmpeg --version` exits 1: `-version` is its flag), or `undefined`. */
+const NO_FFMPEG = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0 ? undefined : 'ffmpeg is not installed';
+
+/** The samples ffmpeg decodes from `mp3` (24 kHz mono 16-bit), or `undefined` without ffmpeg. */
+async function ffmpegSamples(mp3: Uint8Array): Promise<number | undefined> {
+  if (NO_FFMPEG) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'words-wire-'));
+  try {
+    writeFileSync(join(dir, 'in.mp3'), mp3);
+    const pcm = await new Promise<Buffer>((resolve, reject) =>
+      execFile('ffmpeg', ['-loglevel', 'error', '-i', join(dir, 'in.mp3'), '-f', 's16le', '-ac', '1', '-ar', '24000', '-'], { encoding: 'buffer', maxBuffer: 64 << 20 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    return pcm.byteLength / 2;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The newest speech entry of `running`'s journal once its answer ended (the server notes the end after the client read it). */
+async function endedEntry(running: RunningMode): Promise<JournalEntry> {
+  for (let tries = 0; ; tries++) {
+    await running.gateway.sync();
+    const entries = await running.gateway.sharedJournal.list({ operation: 'speech' });
+    const last = entries.sort((a, b) => b.seq - a.seq)[0];
+    if (last?.body_end !== null && last !== undefined) return last;
+    if (tries > 100) throw new Error('the speech entry did not end');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+describe.each(modes)('through $name', (mode) => {
+  it.skipIf(mode.unsupported !== undefined)(
+    `MP3 leads with its tag frame (ffmpeg${NO_FFMPEG ? `: skipped, ${NO_FFMPEG}` : ''} and mpg123 decode the PCM's samples); the journal has the length and audio.words`,
+    async () => {
+      const running = await mode.start({ speech: 'words', seed: 3 });
+      try {
+        const body = { model: TTS, voice: 'fable', input: 'The tag frame tells decoders the length. Gapless, at last.' };
+        const pcm = await bytesOf(await postSpeech(running.baseUrl, { ...body, response_format: 'pcm' }, AUTH));
+        const pcmEntry = await endedEntry(running);
+        const mp3 = await bytesOf(await postSpeech(running.baseUrl, { ...body, response_format: 'mp3' }, AUTH));
+        const mp3Entry = await endedEntry(running);
+        const samples = pcm.byteLength / 2;
+        expect(taggedSamples(mp3)).toBe(samples);
+        expect(Buffer.from(mp3.subarray(0, 192)).equals(buildInfoFrame(samples))).toBe(true);
+        expect((await decodeMp3(mp3)).samples.length).toBe(samples);
+        const decoded = await ffmpegSamples(mp3);
+        if (decoded !== undefined) expect(decoded).toBe(samples);
+        for (const entry of [pcmEntry, mp3Entry]) {
+          expect(entry.body_end).toBe('complete');
+          expect(entry.audio).toMatchObject({ speech: 'words', duration_ms: samples / 24, words: { said_chars: 58, limited: null } });
+          expect(entry.audio!.words!.said_ms).toBe(samples / 24);
+        }
+      } finally {
+        await running.stop();
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(mode.unsupported !== undefined)(
+    `past the limit (${WORDS_LIMIT_MS / 1000} s of speech): the rest in tones, the same every time, and the journal says where`,
+    async () => {
+      const running = await mode.start({ speech: 'words', seed: 3 });
+      try {
+        // Digits at speed 0.25: about 13 s of speech a piece, so the limit comes after about ten pieces.
+        const body = { model: TTS, voice: 'onyx', input: '1234567890 '.repeat(150), speed: 0.25, response_format: 'pcm' };
+        const first = await bytesOf(await postSpeech(running.baseUrl, body, AUTH));
+        const { audio } = await endedEntry(running);
+        const words = audio!.words!;
+        expect(words.said_ms).toBeGreaterThanOrEqual(WORDS_LIMIT_MS);
+        expect(words.said_ms).toBeLessThan(WORDS_LIMIT_MS + 30_000); // the limit is checked before each piece
+        expect(words.limited).not.toBeNull();
+        expect(words.limited!.at_ms).toBeGreaterThanOrEqual(words.said_ms);
+        expect(words.limited!.chars).toBeGreaterThan(1000);
+        expect(audio!.duration_ms).toBe(first.byteLength / 48);
+        expect(audio!.duration_ms).toBeGreaterThan(words.limited!.at_ms + 60_000); // the rest, in tones
+        // The same request again (cached or not, on any replica): the same bytes and facts.
+        const again = await bytesOf(await postSpeech(running.baseUrl, body, AUTH));
+        expect(sha256Hex(again)).toBe(sha256Hex(first));
+        expect((await endedEntry(running)).audio!.words).toEqual(words);
+      } finally {
+        await running.stop();
+      }
+    },
+    180_000,
+  );
+});
+
+it(`the limit on pieces: at most ${WORDS_LIMIT_PIECES} runs of Flite, however short the pieces`, async () => {
+  const running = await modes[0]!.start({ speech: 'words', seed: 3 });
+  try {
+    // Each "Yes." is a sentence, so a piece of its own (about 0.4 s of speech).
+    const input = 'Yes. '.repeat(WORDS_LIMIT_PIECES + 20);
+    await bytesOf(await postSpeech(running.baseUrl, { model: TTS, voice: 'coral', input, response_format: 'pcm' }, AUTH));
+    const words = (await endedEntry(running)).audio!.words!;
+    expect(words.said_chars).toBe(WORDS_LIMIT_PIECES * 'Yes. '.length);
+    expect(words.limited!.chars).toBe(20 * 'Yes. '.length);
+  } finally {
+    await running.stop();
+  }
+}, 120_000);
