@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Platform } from '../core/gateway/platform.js';
+import type { WordsPool } from '../core/audio/words/words-pool.js';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, hostname } from 'node:os';
 import { loadFixtures } from './fixtures.js';
@@ -17,7 +18,6 @@ import { FLITE_INSTALL_HINT } from '../core/audio/words/flite-engine.js';
 import { createRedisStore } from './redis-store/redis-store.js';
 import { loadBuiltinScenarios, loadScenarioDir, loadScenarioFile } from './scenarios.js';
 import { checkFliteWasmFile } from './flite-file.js';
-import { acquireWordsPool } from './words-pool.js';
 
 /** Node.js: the package's own files, and every option that names a file or folder. */
 export const nodePlatform: Platform = {
@@ -32,7 +32,7 @@ export const nodePlatform: Platform = {
     const file = fliteWasmFile();
     return file === undefined ? FLITE_INSTALL_HINT : async () => new Uint8Array(await readFile(file));
   },
-  wordsPool: acquireWordsPool,
+  wordsPool: lazyWordsPool,
   cores: availableParallelism,
   replicaId: () => `${hostname()}:${process.pid}`,
   sha256Hex: (bytes) => createHash('sha256').update(bytes).digest('hex'),
@@ -49,3 +49,18 @@ export const nodePlatform: Platform = {
     scenarioDir: loadScenarioDir,
   },
 };
+
+/**
+ * The words threads of `words-pool.ts`, whose module (and `node:worker_threads`) is loaded with the first render with
+ * words: a process that never says words never loads it.
+ */
+function lazyWordsPool(threads: number): WordsPool {
+  let pool: Promise<WordsPool> | undefined;
+  const open = () => (pool ??= import('./words-pool.js').then(({ acquireWordsPool }) => acquireWordsPool(threads)));
+  return {
+    async *say(module, req, format, onPiece) {
+      yield* (await open()).say(module, req, format, onPiece);
+    },
+    release: () => (pool ? pool.then((opened) => opened.release()) : Promise.resolve()),
+  };
+}
