@@ -29,7 +29,7 @@ export const WORDS_LIMIT_MS = 120_000;
  * Most pieces Flite is run on in one answer (each run costs about 60 ms of CPU before it says anything: a fresh
  * instance of its 17 MB of memory); the pieces after are said in tones.
  */
-export const WORDS_LIMIT_PIECES = 48;
+export const WORDS_LIMIT_PIECES = 40;
 
 /** What one piece of an answer with words was: its samples at 24,000 Hz, who said it, and its characters. */
 export interface SaidPiece {
