@@ -151,6 +151,9 @@ describe('mockrouter CLI', () => {
     [['--cors', 'localhost:5173'], /--cors <origins>.*expected "\*" or origins scheme:\/\/host\[:port\] separated by commas, such as http:\/\/localhost:5173,https:\/\/app\.example; got "localhost:5173"/],
     [['--cors', 'http://localhost:5173/app,*'], /--cors <origins>.*got "http:\/\/localhost:5173\/app"/],
     [['--allowed-hosts', 'http://mock.internal'], /--allowed-hosts <hosts>.*expected "all" or hosts separated by commas: .*got "http:\/\/mock\.internal"/],
+    [['--flite-wasm', '/nonexistent/flite.wasm'], /^mockrouter: --flite-wasm: cannot read \/nonexistent\/flite\.wasm: no such file$/m],
+    [['--speech', 'words', '--flite-wasm', new URL('../package.json', import.meta.url).pathname], /^mockrouter: --flite-wasm: \S+package\.json is not a WebAssembly file/m],
+    [['--words-threads', '1.5'], /--words-threads <n>.*expected an integer from 0 to 1000000, got "1\.5"/],
   ])('fails at startup on bad flags: %j', async (args, message) => {
     const cli = run(args);
     expect(await cli.exit).toBe(1);

@@ -21,6 +21,8 @@ import { modes, type RunningMode } from './support/modes.js';
 import { sha256Hex } from './support/sha256.js';
 import { TTS } from './support/speech-model.js';
 import { postSpeech } from './support/speech-request.js';
+import { runCli } from './support/cli.js';
+import { fliteWasmFile } from '../src/node-platform/package-files.js';
 
 const AUTH = { Authorization: 'Bearer sk-wire' };
 /** Why ffmpeg cannot run here (`ffmpeg --version` exits 1: `-version` is its flag), or `undefined`. */
@@ -124,5 +126,20 @@ it(`the limit on pieces: at most ${WORDS_LIMIT_PIECES} runs of Flite, however sh
     expect(words.limited!.chars).toBe(20 * 'Yes. '.length);
   } finally {
     await running.stop();
+  }
+}, 120_000);
+
+it('the CLI says words with --flite-wasm <path> and --words-threads 1: the bytes of the in-process gateway', async () => {
+  const cli = runCli(['--port', '0', '--quiet', '--seed', '3', '--speech', 'words', '--words-threads', '1', '--flite-wasm', fliteWasmFile()!]);
+  try {
+    const baseUrl = await cli.ready();
+    const running = await modes[0]!.start({ speech: 'words', seed: 3, wordsThreads: 0 });
+    const body = { model: TTS, voice: 'echo', input: 'Said by the command line, on a thread.', response_format: 'mp3' };
+    const expected = await bytesOf(await postSpeech(running.baseUrl, body, AUTH));
+    await running.stop();
+    expect(sha256Hex(await bytesOf(await postSpeech(baseUrl, body, AUTH)))).toBe(sha256Hex(expected));
+    expect(cli.stderr()).toBe('');
+  } finally {
+    await cli.stop();
   }
 }, 120_000);
