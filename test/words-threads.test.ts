@@ -135,6 +135,16 @@ describe('on a thread', () => {
   }, 60_000);
 });
 
+describe('options', () => {
+  it.each([[-1], [1.5], ['2']])('wordsThreads %j is an OptionsError naming the option', (value) => {
+    expect(() => createGateway({ wordsThreads: value as number })).toThrow(`wordsThreads: expected a whole number ≥ 0, got ${typeof value === 'string' ? '"2"' : String(value)}`);
+  });
+
+  it('fliteWasm naming a missing file is an OptionsError when the gateway is made, whatever the mode', () => {
+    expect(() => createGateway({ fliteWasm: '/nonexistent/flite.wasm' })).toThrow('fliteWasm: cannot read /nonexistent/flite.wasm: no such file');
+  });
+});
+
 /** Runs `script` (TypeScript, from the repository) in a new Node.js process: its exit code and output. */
 function runScript(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
