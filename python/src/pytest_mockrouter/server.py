@@ -24,7 +24,7 @@ READY_LINE = re.compile(r"^mockrouter listening on (https?://\S+/api/v1)\b")
 #: Lines of output kept for messages.
 KEPT_LINES = 200
 
-#: How long a stopping server may take to exit after its stdin closes, then after SIGTERM, seconds.
+#: How long a stopping server may take to exit after SIGTERM, then after SIGKILL, seconds.
 STOP_GRACE_S = 5.0
 
 
@@ -49,6 +49,7 @@ class ServerProcess:
         self._ready = threading.Event()
         self._ended = threading.Event()
         self.base_url = ""
+        self._stopped = False
         started = time.monotonic()
         try:
             self._process = subprocess.Popen(
@@ -112,25 +113,32 @@ class ServerProcess:
         return f"mockrouter: the server {how} during the session.\nits last output:\n{quoted_output(self._lines)}"
 
     def stop(self) -> None:
-        """Stops the server and waits for it: its stdin is closed (it stops by itself), then SIGTERM, then SIGKILL.
+        """Stops the server and waits for it: its stdin closed and SIGTERM (either stops it cleanly), then SIGKILL.
 
-        Each step waits at most :data:`STOP_GRACE_S`. Signals go to its process group, so a wrapper (npx, a shell
-        script) goes with it. Calling it again does nothing.
+        Each waits at most :data:`STOP_GRACE_S`. Signals go to its process group, so a wrapper (npx, a shell script)
+        goes with it. Calling it again does nothing.
         """
         process = self._process
+        if self._stopped:
+            return
+        self._stopped = True
         if process.stdin is not None and not process.stdin.closed:
             try:
                 process.stdin.close()
             except OSError:
                 pass
-        for sent in (None, signal.SIGTERM, getattr(signal, "SIGKILL", signal.SIGTERM)):
-            if sent is not None:
-                self._signal(sent)
+        # The whole group, even when the program itself has exited (a wrapper's child may still run), unless its exit
+        # was already collected: then its pid, the group's id, may belong to another process.
+        if process.returncode is None:
+            self._signal(signal.SIGTERM)
             try:
                 process.wait(STOP_GRACE_S)
-                break
             except subprocess.TimeoutExpired:
-                continue
+                self._signal(getattr(signal, "SIGKILL", signal.SIGTERM))
+                try:
+                    process.wait(STOP_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    pass
         # Closed only once the reading thread is done with it (a process that outlives every signal keeps it open).
         if self._ended.wait(STOP_GRACE_S) and process.stdout is not None:
             process.stdout.close()
