@@ -64,6 +64,13 @@ def test_a_session_that_does_not_use_the_fixture_needs_no_server(pytester, bare_
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
+def test_collecting_only_needs_no_server(pytester, bare_path):
+    pytester.makepyfile(test_inner_collect=USES_FIXTURE)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["test_inner_collect.py::test_one", "test_inner_collect.py::test_two"])
+
+
 def test_a_nonexistent_bin_is_named(pytester, monkeypatch):
     monkeypatch.setenv("MOCKROUTER_BIN", str(pytester.path / "no-such-mockrouter"))
     pytester.makepyfile(test_inner_bad_bin=USES_FIXTURE)

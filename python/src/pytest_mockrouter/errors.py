@@ -18,6 +18,9 @@ class MockrouterError(pytest.fail.Exception):  # type: ignore[name-defined,misc]
     through ``pytest.fail.Exception``: ``except Exception`` does not catch it, ``except MockrouterError`` does.
     """
 
+    # Reports name it as the package exports it.
+    __module__ = "pytest_mockrouter"
+
     def __init__(self, message: str) -> None:
         super().__init__(message, pytrace=False)
 

@@ -47,18 +47,20 @@ def _distributes(config: pytest.Config) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under pytest-xdist, the controller looks for the server's command before the workers start (it collects no
-    test, so it cannot tell whether one needs it): a usage error here is one message, not one per worker.
+    test, so it cannot tell whether one needs it): a usage error here is one message, not one per worker. Not when
+    collecting only.
     """
-    if _distributes(session.config):
+    if _distributes(session.config) and not session.config.option.collectonly:
         session.config.stash[_SESSION].locate()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
     """Without pytest-xdist, finds the server's command when a collected test uses a fixture of the plugin (a usage
     error if there is none). A worker of pytest-xdist leaves it to the fixture, whose error fails the tests that use it:
-    a usage error there would crash the worker.
+    a usage error there would crash the worker. Collecting only (``--collect-only``, an editor's test discovery)
+    needs no server.
     """
-    if hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput") or config.option.collectonly:
         return
     if any(name in getattr(item, "fixturenames", ()) for item in items for name in FIXTURES):
         config.stash[_SESSION].locate()
