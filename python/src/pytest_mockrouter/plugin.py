@@ -5,8 +5,9 @@
   ``base_url`` once; the per-test cleaning happens only for tests that use ``mockrouter``.
 - ``@pytest.mark.mockrouter(scenario="rate-limited")``: the test's default scenario, set before it runs.
 
-The server's command is looked for once the tests are collected, and only when one of them uses a fixture: a
-missing command or Node.js is a usage error before any test runs. The server starts when the first test needs it.
+The server's command is looked for once the tests are collected, and only when one of them uses a fixture (under
+pytest-xdist, by the controller before the workers start, whichever tests run): a missing command or Node.js is a
+usage error before any test runs. The server starts when the first test needs it.
 """
 from __future__ import annotations
 
