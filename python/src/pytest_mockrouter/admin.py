@@ -59,10 +59,14 @@ class AdminClient:
             headers["Content-Type"] = "application/json"
         with self._lock:
             status, data = self._send(method, f"/__mock{path}", payload, headers)
-        answer = json.loads(data) if data else None
+        caller = what or f"{method} /__mock{path}"
+        try:
+            answer = json.loads(data) if data else None
+        except ValueError:  # not the admin API's JSON (a proxy's page, another server on the port)
+            raise MockrouterError(f"mockrouter: {caller}: HTTP {status}, and the answer is not JSON") from None
         if status >= 400:
             message = answer.get("error", {}).get("message") if isinstance(answer, dict) else None
-            raise MockrouterError(f"mockrouter: {what or method + ' /__mock' + path}: {message or f'HTTP {status}'}")
+            raise MockrouterError(f"mockrouter: {caller}: {message or f'HTTP {status}'}")
         return answer
 
     def _send(self, method: str, url: str, payload: Optional[bytes], headers: Dict[str, str]) -> Tuple[int, bytes]:
