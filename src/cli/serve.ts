@@ -18,6 +18,7 @@ import { loadBuiltinScenarios } from '../node-platform/scenarios.js';
 import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
+import { stopOnStdinClose } from './stdin-close.js';
 import { DEFAULT_STORE_PREFIX, MAX_WORKERS, replicaId, storeLabel, storePrefix, storeUrl, workerCount } from './store-flags.js';
 import { runPrimary, tellPrimary, workerNumber } from './workers.js';
 import { DEFAULT_HOST, DEFAULT_PORT, bindsAllInterfaces, startServer } from '../server/index.js';
@@ -120,6 +121,7 @@ const program = withHelpLayout(new Command())
   .addOption(new Option('--workers <n>', `processes serving one port (node:cluster), 1 to ${MAX_WORKERS}; above 1 needs --store, through which they share their state; a worker that dies is started again`).default(1).argParser(workerCount))
   .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
   .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, npm start, an npm script) exits; by default it then stops within 0.5 s, since npm\'s shell does not pass a kill on'))
+  .addOption(new Option('--stop-on-stdin-close', 'stop when stdin ends (end of file; what comes in is dropped): a program that starts the server holds a pipe to its stdin, and the server stops when that program is gone, even killed (SIGKILL)'))
   .version(packageVersion(), '-V, --version', 'show the version')
   // commander's own messages ("error: option ... is invalid") carry the same prefix as ours; they quote the
   // argument, so the credentials of a URL (--store redis://user:password@host) are shown as *** (redactUrlCredentials).
@@ -165,6 +167,7 @@ const flags = program.opts<{
   workers: number;
   quiet?: boolean;
   outliveNpm?: boolean;
+  stopOnStdinClose?: boolean;
 }>();
 
 /** This process's worker number under `--workers` (1 to n), or `undefined` in the primary or a lone server. */
@@ -229,13 +232,21 @@ function announce(url: string, baseUrl: string, listening: number = flags.worker
 }
 
 /**
- * Stops on SIGINT and SIGTERM, and (but with --outlive-npm or in a worker) when the npm that started it exits. A
+ * Stops on SIGINT and SIGTERM, with --stop-on-stdin-close when stdin ends (src/cli/stdin-close.ts), and (but with
+ * --outlive-npm or in a worker) when the npm that started it exits. A
  * worker leaves SIGINT (Ctrl-C reaches the whole process group) to the primary, which stops every worker with
  * SIGTERM: so the primary never takes a worker stopped by Ctrl-C for one that died.
  */
 function stopOnSignals(stop: () => void): void {
   process.on('SIGINT', worker === undefined ? stop : () => undefined);
   process.on('SIGTERM', stop);
+  // A worker's stdin is not the one its starter holds; the primary watches it and stops every worker.
+  if (flags.stopOnStdinClose && worker === undefined) {
+    stopOnStdinClose(() => {
+      process.stderr.write('mockrouter: stdin closed; stopping (--stop-on-stdin-close)\n');
+      stop();
+    });
+  }
   // Under npx or npm start, npm's shell does not pass a kill on to node (src/cli/npm-parent.ts). A worker's parent
   // is the primary, which watches npm for it.
   if (!flags.outliveNpm && worker === undefined) {
