@@ -139,6 +139,12 @@ function headBytes(req: FuzzRequest, seen: Seen): number {
   return req.method.length + seen.path.length + seen.query.length + 200 + req.headers.reduce((n, [name, value]) => n + name.length + Buffer.byteLength(value, 'latin1') + 4, 0);
 }
 
+/**
+ * The methods whose body the standalone server reads (and refuses past 1 MiB); the body of any other (`GET`, `HEAD`)
+ * is left unread, and the gateway answers as if there were none.
+ */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /** Node's default limit on the request line and headers (`--max-http-header-size`), bytes. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -146,7 +152,8 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * What the gateway may answer, from its documented pipeline: route (404) → method (405) → bearer key (401) →
  * `X-Mock-Status` / `X-Mock-Scenario` (400 when invalid) → the scenario's rules (`scenarios.ts`) or the
  * operation. In `server` mode Node's and the server's HTTP layer come first (431 for a head over 16 KiB, 400 for a
- * path that does not decode, 413 for a body over 1 MiB). With a keys file, a key it does not list is a 401 too.
+ * path that does not decode, 413 for a body over 1 MiB of a method whose body it reads). With a keys file, a key it
+ * does not list is a 401 too.
  *
  * @param seen what the transport delivers of the URL (`Transport.seen`).
  * @param known the generation records there are, for `getGeneration`.
@@ -163,12 +170,12 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   };
   if (mode === 'server') {
     // The standalone server's HTTP layer answers before the gateway: headers over Node's limit (431), a path
-    // that is not valid percent-encoded UTF-8 (400, the server's path check), a body over the limit (413, unread).
+    // that is not valid percent-encoded UTF-8 (400, the server's path check), a body it reads over the limit (413).
     const head = headBytes(req, seen);
     if (head > MAX_HEADER_BYTES + 600) return only('request head over 16 KiB', 431);
     if (head > MAX_HEADER_BYTES - 600) only('request head near 16 KiB', 431);
     if (!decodes(seen.path.split('#')[0]!)) return only('path (before any #) is not valid percent-encoded UTF-8', 400);
-    if (req.body && req.body.byteLength > MAX_BODY_BYTES) return only('body over 1 MiB', 413);
+    if (req.body && req.body.byteLength > MAX_BODY_BYTES && BODY_METHODS.has(req.method)) return only('body over 1 MiB', 413);
   }
   if (mode === 'msw' && !seen.path.startsWith('/api/v1/')) {
     // Outside the gateway's base the handlers leave requests alone (onUnhandledRequest: error).
