@@ -16,7 +16,9 @@ import { SpeechModelAnswerSchema, SpeechModelsListResponseSchema } from '../core
 import { formatPath } from '../core/base/zod-issues.js';
 import { isProbeError } from './errors.js';
 import { compareHeaders } from './headers.js';
-import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, compareShapes, emptyShape, type Shape, type ShapeDifference } from './shape.js';
+import { compareShapes } from './compare-shapes.js';
+import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, emptyShape, type Shape } from './shape.js';
+import type { ShapeDifference } from './shape-differences.js';
 import type { Answer, ProbeRequest, Side } from './sides.js';
 import { transcribeOnBoth } from './transcription-probe.js';
 import type { Difference, ProbeError, ProbeName, ProbeResult } from './types.js';
