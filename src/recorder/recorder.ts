@@ -40,7 +40,8 @@ import { SpeechModelResponseSchema } from '../core/formats/speech-model-schema.j
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { anyHoldsCredential } from './credential-forms.js';
 import { transcriptOfExchange, transcriptionRuleModel } from './transcript-answers.js';
-import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
+import type { RecordedFolder } from './recorded-folder.js';
+import type { ModelOutcome, Outcome, Refused } from './refusals.js';
 
 /** One exchange that went through the proxy, complete. */
 export interface Exchange {
