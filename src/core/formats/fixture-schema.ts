@@ -1,6 +1,7 @@
 /**
- * zod schemas of the committed fixture files (`fixtures/models.json`, `fixtures/generations.json`) and of the
- * records in them.
+ * zod schemas of the committed fixture files (`fixtures/models.json`; `fixtures/generations.json` in
+ * `generation-schema.ts`, re-exported here) and of the records in them, and what the fixture files hold once read
+ * ({@link Fixtures}).
  *
  * The record schemas follow `docs/behaviour.md` ("Model lookup" and "Generation lookup") and the inbound schemas
  * of the official SDK `@openrouter/sdk` 1.3.19: every key the SDK requires is required here, with the same
@@ -14,23 +15,12 @@
  * @module
  */
 import * as z from 'zod';
+import type { GenerationRecord } from './generation-schema.js';
 import type { Recordings } from './recording-schema.js';
+import { DecimalString, NonEmptyString } from './schema-parts.js';
 import type { FixtureTranscript } from './transcript-schema.js';
 
-/** A decimal number carried as a string, as the gateway writes prices: `"0"`, `"0.00000015"`, `"-1"`. */
-const DecimalString = z
-  .string()
-  .regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string such as "0.0000025" (no exponent, no unit)');
-
-/** ISO 8601 date-time with an explicit offset, e.g. `2026-03-14T09:26:53.589+00:00` (`Z` is accepted too). */
-const IsoDateTimeWithOffset = z
-  .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
-    'expected an ISO 8601 date-time with an explicit offset, such as "2026-03-14T09:26:53.589+00:00"',
-  );
-
-const NonEmptyString = z.string().min(1, 'expected a non-empty string');
+export { GenerationRecordSchema, GenerationsFileSchema, ProviderResponseSchema, type GenerationRecord, type GenerationsFile } from './generation-schema.js';
 
 /** `pricing` of a Model record: USD per unit, as decimal strings. `prompt` and `completion` are required. */
 const PricingSchema = z.looseObject({
@@ -234,80 +224,6 @@ export const ModelsFileSchema = z.strictObject({
   providers: z.record(z.string(), z.array(ProviderEntrySchema).min(1, 'expected at least one provider')).optional(),
 });
 
-const NullableInt = z.int().nullable();
-
-/** One entry of `provider_responses`: an attempt at one upstream provider. */
-export const ProviderResponseSchema = z.looseObject({
-  id: z.string().optional(),
-  endpoint_id: z.string().optional(),
-  model_permaslug: z.string().optional(),
-  provider_name: z.string().optional(),
-  status: NullableInt,
-  latency: z.number().optional(),
-  is_byok: z.boolean().optional(),
-});
-
-/**
- * A Generation record exactly as `GET /generation?id=` returns it in `data` (`docs/behaviour.md`, "Generation lookup").
- * Every key is required (null allowed except for id, created_at, model, origin, total_cost, usage, is_byok,
- * data_region); `request_id`, `session_id` and `response_cache_source_id` are optional.
- * Costs are USD; latency, moderation_latency and generation_time are milliseconds.
- */
-export const GenerationRecordSchema = z.looseObject({
-  id: NonEmptyString,
-  upstream_id: z.string().nullable(),
-  total_cost: z.number(),
-  cache_discount: z.number().nullable(),
-  upstream_inference_cost: z.number().nullable(),
-  created_at: IsoDateTimeWithOffset,
-  model: NonEmptyString,
-  app_id: NullableInt,
-  streamed: z.boolean().nullable(),
-  cancelled: z.boolean().nullable(),
-  provider_name: z.string().nullable(),
-  latency: z.number().nullable(),
-  moderation_latency: z.number().nullable(),
-  generation_time: z.number().nullable(),
-  finish_reason: z.string().nullable(),
-  service_tier: z.string().nullable(),
-  tokens_prompt: NullableInt,
-  tokens_completion: NullableInt,
-  native_tokens_prompt: NullableInt,
-  native_tokens_completion: NullableInt,
-  native_tokens_completion_images: NullableInt,
-  native_tokens_reasoning: NullableInt,
-  native_tokens_cached: NullableInt,
-  num_media_prompt: NullableInt,
-  num_input_audio_prompt: NullableInt,
-  num_media_completion: NullableInt,
-  num_search_results: NullableInt,
-  num_fetches: NullableInt,
-  web_search_engine: z.string().nullable(),
-  origin: z.string(),
-  usage: z.number(),
-  is_byok: z.boolean(),
-  native_finish_reason: z.string().nullable(),
-  external_user: z.string().nullable(),
-  api_type: z
-    .enum(['completions', 'embeddings', 'rerank', 'decisions', 'tts', 'stt', 'video', 'image'])
-    .nullable(),
-  preset_id: z.string().nullable(),
-  router: z.string().nullable(),
-  provider_responses: z.array(ProviderResponseSchema).nullable(),
-  user_agent: z.string().nullable(),
-  http_referer: z.string().nullable(),
-  data_region: z.enum(['global', 'europe', 'us']),
-  workspace_id: z.string().nullable(),
-  request_id: z.string().nullable().optional(),
-  session_id: z.string().nullable().optional(),
-  response_cache_source_id: z.string().nullable().optional(),
-});
-
-/** The whole of `fixtures/generations.json`. */
-export const GenerationsFileSchema = z.strictObject({
-  generations: z.array(GenerationRecordSchema),
-});
-
 /** A Model record as the gateway serves it (see {@link ModelRecordSchema}). Unknown keys are kept. */
 export type ModelRecord = z.output<typeof ModelRecordSchema>;
 /** An alias entry of `fixtures/models.json` (see {@link AliasSchema}). */
@@ -318,12 +234,8 @@ export type SpeechModelInfo = z.output<typeof SpeechModelInfoSchema>;
 export type TranscriptionModelInfo = z.output<typeof TranscriptionModelInfoSchema>;
 /** One provider of a model (see {@link ProviderEntrySchema}). */
 export type ProviderEntry = z.output<typeof ProviderEntrySchema>;
-/** A Generation record as the gateway serves it (see {@link GenerationRecordSchema}). Unknown keys are kept. */
-export type GenerationRecord = z.output<typeof GenerationRecordSchema>;
 /** Parsed `fixtures/models.json`. */
 export type ModelsFile = z.output<typeof ModelsFileSchema>;
-/** Parsed `fixtures/generations.json`. */
-export type GenerationsFile = z.output<typeof GenerationsFileSchema>;
 
 /**
  * The entry of model `id` in a map keyed by model id (`Fixtures.speech`, `Fixtures.providers`): its own entries only,
