@@ -75,12 +75,12 @@ function model(id: string): ModelRecord {
 }
 
 describe('models.json', () => {
-  it('has 20-30 chat models, the twelve speech models, the seven speech-to-text models and the required ids', () => {
+  it('has 20-30 chat models, the thirteen speech models, the seven speech-to-text models and the required ids', () => {
     const ids = fixtures.models.map((m) => m.id);
     const chat = fixtures.models.filter((m) => m.architecture.output_modalities.includes('text'));
     expect(chat.length).toBeGreaterThanOrEqual(20);
     expect(chat.length).toBeLessThanOrEqual(30);
-    expect(fixtures.models.filter((m) => m.architecture.output_modalities.includes('speech'))).toHaveLength(12);
+    expect(fixtures.models.filter((m) => m.architecture.output_modalities.includes('speech'))).toHaveLength(13);
     expect(fixtures.models.filter((m) => m.architecture.output_modalities.includes('transcription')).map((m) => m.id)).toEqual(Object.keys(TRANSCRIPTION_FACTS));
     expect(ids).toEqual(expect.arrayContaining([
       'openai/gpt-4o-mini', 'openai/gpt-4o', 'anthropic/claude-3.5-sonnet', 'anthropic/claude-sonnet-4.5',
@@ -142,13 +142,15 @@ describe('models.json', () => {
     expect(Object.keys(fixtures.speech).sort()).toEqual(speechIds.sort());
   });
 
-  it('gives speed to gpt-4o-mini-tts (0.25–4) and MAI-Voice-2 (0.5–2) only (in their speech entries, not in supported_parameters), pcm only to Gemini TTS, and grok as the gateway lists it', () => {
+  it('gives speed to gpt-4o-mini-tts (0.25–4), MAI-Voice-2 and Seed Audio (0.5–2) only (in their speech entries, not in supported_parameters), refuses it on Gemini TTS, pcm only to Gemini TTS, and grok as the gateway lists it', () => {
     for (const id of Object.keys(fixtures.speech)) {
       expect(fixtures.speech[id]!.supports_speed === true, id).toBe(id === 'openai/gpt-4o-mini-tts-2025-12-15');
-      expect(fixtures.speech[id]!.speed_range !== undefined, id).toBe(id === 'microsoft/mai-voice-2');
+      expect(fixtures.speech[id]!.speed_range !== undefined, id).toBe(id === 'microsoft/mai-voice-2' || id === 'bytedance/seed-audio-1.0');
+      expect(fixtures.speech[id]!.speed_refusal === true, id).toBe(id === 'google/gemini-3.1-flash-tts-preview');
       expect(model(id).supported_parameters, id).not.toContain('speed');
     }
     expect(fixtures.speech['microsoft/mai-voice-2']?.speed_range).toEqual({ min: 0.5, max: 2 });
+    expect(fixtures.speech['bytedance/seed-audio-1.0']).toEqual({ provider_name: 'BytePlus', response_formats: ['mp3', 'pcm'], max_input_chars: 2048, speed_range: { min: 0.5, max: 2 }, input_modalities: ['audio', 'image'] });
     expect(fixtures.speech['google/gemini-3.1-flash-tts-preview']?.response_formats).toEqual(['pcm']);
     expect(fixtures.speech['openai/gpt-4o-mini-tts-2025-12-15']).toEqual({ provider_name: 'OpenAI', response_formats: ['mp3', 'pcm'], max_input_chars: 4096, supports_speed: true, instructions: true });
     expect(model('openai/gpt-4o-mini-tts-2025-12-15').pricing.prompt).toBe('0.0000006');

@@ -38,7 +38,7 @@ const HELP_AFTER = [
   '  - GET /api/v1/models and GET /api/v1/models/count, each with ?output_modalities=speech;',
   '  - GET /api/v1/model/<id> and GET /api/v1/models/<id>/endpoints for each speech model both lists hold;',
   '  - GET /api/v1/key, and GET /api/v1/credits (compared only when the upstream answers 200: it needs a management key).',
-  "These reads cost nothing. With --spend, also POST /api/v1/audio/speech once in mp3 and once in pcm (input \"Hi.\", the first speech model both sides know that mockrouter answers in that format), then GET /api/v1/generation of each call's X-Generation-Id (asked again for up to 10 s until it answers 200), and POST /api/v1/audio/transcriptions once (half a second of WAV, base64 JSON): two speech calls' and one short transcription's worth of credit.",
+  "These reads cost nothing. With --spend, also POST /api/v1/audio/speech once in mp3 and once in pcm (input \"Hi.\", the first speech model both sides know that mockrouter answers in that format), then GET /api/v1/generation of each call's X-Generation-Id (asked again for up to 10 s until it answers 200), POST /api/v1/audio/transcriptions once (half a second of WAV, base64 JSON), and six short speech calls in the request's newer shapes (two turns, a reference clip, a reference image, provider.zdr, provider.data_collection, speed on a model without speed control): about eight short speech calls' and one short transcription's worth of credit.",
   '',
   "It compares status codes, the headers Content-Type, X-Generation-Id (its format) and Retry-After (its presence), and the JSON bodies' shapes: field names, types (integer and number alike; null only where the other side never has null), fields present on every object on one side only, and the values of a few enum fields. Each difference names its JSON path, its probe and what each side has; a field gone and a new field of the same type under the same parent are one rename (old path -> new path), and a difference only some of a probe's requests show names those requests.",
   '',
@@ -63,7 +63,7 @@ export function verifyCommand(): Command {
     .description('Compare the real gateway\'s answers with the simulator\'s (the drift check): exit 0 same, 1 drift, 2 could not run or finish.')
     .addOption(new Option('--upstream <url>', 'the gateway to compare with, e.g. https://openrouter.ai (the API under /api/v1)').makeOptionMandatory())
     .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences, error} instead of the text report'))
-    .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup, and one short transcription: costs credit'))
+    .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup, one short transcription, and six short speech calls in the newer request shapes: costs credit'))
     .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(wholeMs(600_000)))
     .addOption(new Option('--deadline <ms>', 'time for the whole check, ms (exit 2 when it passes)').default(DEFAULT_VERIFY_DEADLINE_MS).argParser(wholeMs(3_600_000)))
     .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, an npm script) exits; by default it then stops within 0.5 s (exit 2), as the server does'))

@@ -249,7 +249,9 @@ function providerEntryOf(endpoint: unknown): ProviderEntry | undefined {
 
 function isSpeechBody(body: unknown): body is SpeechKeyFields {
   const b = body as Record<string, unknown> | undefined;
-  return b !== undefined && b !== null && typeof b === 'object' && typeof b.model === 'string' && typeof b.input === 'string' && typeof b.voice === 'string';
+  const input = b?.input;
+  const textual = typeof input === 'string' || (Array.isArray(input) && input.every((turn) => turn !== null && typeof turn === 'object'));
+  return b !== undefined && b !== null && typeof b === 'object' && typeof b.model === 'string' && textual && typeof b.voice === 'string';
 }
 
 function jsonOf(bytes: Buffer): Record<string, unknown> | undefined {

@@ -6,8 +6,9 @@
  * hold, the speech model discovery list (`listSpeechModels`) and each shared model's entry (`getSpeechModel`), the key (`getCurrentKey`) and the credits (`getCredits`; compared only when the upstream answers 200, since
  * only a management key may read them: docs/behaviour.md, "Keys and credits"). With `spend`, also one short speech
  * call (`createAudioSpeech`) in `mp3` and one in `pcm`, each call's generation lookup (`getGeneration`, asked
- * again until it answers 200: the record is not ready at once, docs/behaviour.md, "Generation lookup"), and one
- * transcription of half a second of WAV (`createAudioTranscriptions`, `transcription-probe.ts`).
+ * again until it answers 200: the record is not ready at once, docs/behaviour.md, "Generation lookup"), one
+ * transcription of half a second of WAV (`createAudioTranscriptions`, `transcription-probe.ts`), and the speech
+ * request's newer shapes (`speech-shape-probe.ts`).
  *
  * @module
  */
@@ -21,6 +22,7 @@ import { MAX_SHAPE_CHARS, MAX_SHAPE_ENTRIES, addToShape, emptyShape, type Shape 
 import type { ShapeDifference } from './shape-differences.js';
 import type { Answer, ProbeRequest, Side } from './sides.js';
 import { transcribeOnBoth } from './transcription-probe.js';
+import { ANY_VOICE, sendSpeechShapes, type ShapeModel } from './speech-shape-probe.js';
 import type { Difference, ProbeError, ProbeName, ProbeResult } from './types.js';
 
 /** The input of each speech call of `--spend`: a few characters, so the call costs next to nothing. */
@@ -70,6 +72,12 @@ function idsOf(json: unknown): string[] {
 function voicesOf(json: unknown): string[] {
   const voices = (json as { data?: { supported_voices?: unknown } } | undefined)?.data?.supported_voices;
   return Array.isArray(voices) ? voices.filter((voice): voice is string => typeof voice === 'string') : [];
+}
+
+/** Whether a speech model discovery answer lists a `speed` range for the model. */
+function hasSpeedRange(json: unknown): boolean {
+  const data = (json as { data?: { output_modalities?: { supported_parameters?: { speed?: unknown } }[] } } | undefined)?.data;
+  return data?.output_modalities?.[0]?.supported_parameters?.speed !== undefined;
 }
 
 /** A model's voices: the simulator's, in its order, and those of them the upstream's record lists too. */
@@ -234,9 +242,12 @@ async function sendProbes(upstreamFor: (probe: ProbeName, described?: string) =>
   for (const id of common) await ask('endpoints', { method: 'GET', path: `/models${modelPath(id)}/endpoints`, query: '' });
   const speechModels: ProbeRequest = { method: 'GET', path: '/audio/speech/models', query: '' };
   comparison.checkSchema('speech-models', describe(speechModels), SpeechModelsListResponseSchema, ...(await ask('speech-models', speechModels)));
+  const shapeModels: ShapeModel[] = [];
   for (const id of common) {
     const request: ProbeRequest = { method: 'GET', path: `/audio/speech/models${modelPath(id)}`, query: '' };
-    comparison.checkSchema('speech-model', describe(request), SpeechModelAnswerSchema, ...(await ask('speech-model', request)));
+    const answers = await ask('speech-model', request);
+    comparison.checkSchema('speech-model', describe(request), SpeechModelAnswerSchema, ...answers);
+    shapeModels.push({ id, voice: voices.get(id)?.both[0] ?? voices.get(id)?.mockrouter[0] ?? ANY_VOICE, speedRange: hasSpeedRange(answers[1].json) });
   }
   await ask('key', { method: 'GET', path: '/key', query: '' });
 
@@ -248,6 +259,7 @@ async function sendProbes(upstreamFor: (probe: ProbeName, described?: string) =>
   if (options.spend) {
     for (const format of SPEECH_FORMATS) await speak(format, common, voices, upstreamFor, mockrouter, comparison, options);
     await transcribeOnBoth(upstreamFor('transcription'), mockrouter, comparison);
+    await sendSpeechShapes(shapeModels, (described) => upstreamFor('speech-shapes', described), mockrouter, comparison);
   }
 }
 

@@ -13,7 +13,7 @@ import type { ShapeDifference } from './shape-differences.js';
  * (`getCurrentKey`), `credits` (`getCredits`), and with `--spend` `speech-mp3`, `speech-pcm` (`createAudioSpeech`),
  * `generation` (`getGeneration` of each speech call's id) and `transcription` (`createAudioTranscriptions`).
  */
-export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'speech-models' | 'speech-model' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation' | 'transcription';
+export type ProbeName = 'models' | 'models-count' | 'model' | 'endpoints' | 'speech-models' | 'speech-model' | 'key' | 'credits' | 'speech-mp3' | 'speech-pcm' | 'generation' | 'transcription' | 'speech-shapes';
 
 /** One request sent to both sides. */
 export interface ProbeResult {

@@ -51,6 +51,12 @@ describe("a speech row's text", () => {
     expect(speechAsk(entry({ status: 400, audio: null, body: { model: TTS, input: 'Hi.' } }))).toEqual({ model: TTS, input: 'Hi.' });
   });
 
+  it("gives a multi-speaker input as its turns' texts joined by a space", () => {
+    const turns = entry({ body: { model: 'google/gemini-3.1-flash-tts-preview', voice: 'Puck', input: [{ text: 'Hello.' }, { text: 'Hi there.', voice: 'Kore' }, { voice: 'Kore' }] } });
+    expect(speechAsk(turns)!.input).toBe('Hello. Hi there.');
+    expect(speechAsk(entry({ body: { input: [] }, audio: null }))).toBeUndefined();
+  });
+
   it("keeps the input's start: whitespace as single spaces, at most 80 characters then an ellipsis", () => {
     const long = `${'word '.repeat(30)}\n\tend`;
     const input = speechAsk(entry({ body: { model: TTS, voice: 'alloy', input: long } }))!.input!;

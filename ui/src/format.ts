@@ -132,10 +132,17 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** The text of a speech `input`: the string, or a list of turns' `text`s joined by a space (multi-speaker input). */
+function inputText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return text(value);
+  const texts = value.map((turn: unknown) => (turn !== null && typeof turn === 'object' ? text((turn as { text?: unknown }).text) : undefined)).filter((part) => part !== undefined);
+  return texts.length > 0 ? texts.join(' ') : undefined;
+}
+
 /**
  * What speech request `entry` asked for: model, voice and format from its journaled body, else from its answer's
  * `audio` (a body over 64 KiB is not kept; the journal keeps the model, voice and format of a 200 there too), and the
- * input's start. `undefined` for another operation, or a speech request that says none of these (no JSON body).
+ * input's start (of a list of turns, their texts joined). `undefined` for another operation, or a speech request that says none of these (no JSON body).
  */
 export function speechAsk(entry: JournalEntry): SpeechAsk | undefined {
   if (entry.operation !== 'speech') return undefined;
@@ -145,7 +152,7 @@ export function speechAsk(entry: JournalEntry): SpeechAsk | undefined {
   const model = text(body.model) ?? audio?.model;
   const voice = text(body.voice) ?? audio?.voice;
   const format = text(body.response_format) ?? audio?.format;
-  const input = text(body.input)?.replace(/\s+/g, ' ').trim();
+  const input = inputText(body.input)?.replace(/\s+/g, ' ').trim();
   if (model !== undefined) ask.model = model;
   if (voice !== undefined) ask.voice = voice;
   if (format !== undefined) ask.format = format;

@@ -12,12 +12,12 @@ import { ChunkedBody } from '../http/body.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, LruCache } from './cache.js';
 import { CONTENT_TYPES, SAMPLE_RATE, samplesToMs } from './format.js';
 import { loadMp3Encoder, mp3EncoderFailure, retryMp3EncoderLoad } from './mp3.js';
-import { planSpeech } from './plan.js';
 import { RenderJob, SpeechStream, WordStream } from './render-job.js';
 import type { AudioRenderer, AudioRendererOptions, AudioRendererStats, AudioRequest, RenderedAudio } from './renderer-api.js';
 import { encodedByteLength, renderSegmentBytes, segmentByteChunks, wordByteChunks, wordsDurationMs } from './stream.js';
-import type { AudioFormat, SpeechSegment, SynthesisRequest } from './types.js';
-import { getVoiceProfile, normalizeVoice } from './voice.js';
+import type { AudioFormat } from './types.js';
+import { sampleTotal, segmentsOf } from './turns.js';
+import { normalizeVoice } from './voice.js';
 import { fliteModule, loadFlite, type FliteLocator } from './words/flite-engine.js';
 
 export type { AudioRenderer, AudioRendererOptions, AudioRendererStats, AudioRequest, OpenedAudio, RenderedAudio } from './renderer-api.js';
@@ -46,25 +46,9 @@ function checkFormat(format: AudioFormat): void {
 
 function cacheKey(req: AudioRequest): string {
   const key: unknown[] = [req.mode ?? 'tones', req.format, normalizeVoice(req.voice), req.speed, req.seed, req.input];
-  // Turns change tones only; a string input's key is as it always was.
-  if (req.turns && req.mode !== 'words') key.push(req.turns.map((turn) => [normalizeVoice(turn.voice), turn.text]));
+  // Turns change what is said, in either mode; a string input's key is as it always was.
+  if (req.turns) key.push(req.turns.map((turn) => [normalizeVoice(turn.voice), turn.text]));
   return JSON.stringify(key);
-}
-
-/**
- * What tones say for a request: one segment (its `input` in its `voice`), or one per turn (each turn's text planned
- * and said in its voice, with the request's speed and seed).
- *
- * @throws RangeError if `speed` is not a finite number in [0.25, 4].
- */
-function segmentsOf(req: SynthesisRequest): SpeechSegment[] {
-  if (!req.turns || req.turns.length === 0) return [{ plan: planSpeech(req), voice: getVoiceProfile(req.voice) }];
-  return req.turns.map((turn) => ({ plan: planSpeech({ input: turn.text, voice: turn.voice, speed: req.speed, seed: req.seed }), voice: getVoiceProfile(turn.voice) }));
-}
-
-/** The samples of segments said in order. */
-function sampleTotal(segments: readonly SpeechSegment[]): number {
-  return segments.reduce((sum, segment) => sum + segment.plan.sampleCount, 0);
 }
 
 /**
@@ -107,12 +91,13 @@ export function createAudioRenderer(options: AudioRendererOptions = {}): AudioRe
         hits++;
         void said(req, cached);
         // A cached tones render is as long as its plan; words need the plan for the nominal length.
-        const nominalDurationMs = words ? samplesToMs(planSpeech(req).sampleCount) : cached.durationMs;
+        const nominalDurationMs = words ? samplesToMs(sampleTotal(segmentsOf(req))) : cached.durationMs;
         return { ...cached, nominalDurationMs, byteLength: cached.bytes.byteLength, body: new ChunkedBody(cached.bytes, undefined, cached.durationMs) };
       }
       misses++;
-      const segments = words ? [] : segmentsOf(req);
-      const plan = { sampleCount: words ? planSpeech(req).sampleCount : sampleTotal(segments) };
+      // What tones say; for words, only their nominal length (the same in both modes, turns or not).
+      const segments = segmentsOf(req);
+      const plan = { sampleCount: sampleTotal(segments) };
       const nominalDurationMs = samplesToMs(plan.sampleCount);
       const byteLength = words ? undefined : encodedByteLength(req.format, plan.sampleCount);
       const join = (): RenderJob | ChunkedBody => {

@@ -45,8 +45,9 @@ export interface SynthesisRequest {
   speed: number;
   seed: number;
   /**
-   * Multi-speaker input (the gateway's `SpeechInput` as a list of turns): in tones, each turn's `text` is planned and
-   * said in its own `voice`, one after the other, and `input` is not said; in words, `input` is said in `voice`.
+   * Multi-speaker input (the gateway's `SpeechInput` as a list of turns): each turn's `text` is said in its own
+   * `voice`, one after the other, as if sent alone (in tones planned, in words cut into pieces and said by Flite), and
+   * `input` (their texts joined by a space) is not said.
    * Omitted (or `undefined`) for a plain string input.
    */
   turns?: readonly SpokenTurn[] | undefined;

@@ -161,6 +161,15 @@ export const SpeechModelInfoSchema = z.strictObject({
    * gateway's `SpeechInput`: Gemini TTS, and Fish Audio models other than S1); default false, and a list is refused.
    */
   multi_speaker: z.boolean().optional(),
+  /**
+   * For a model without speed control (neither `supports_speed` nor `speed_range`): whether a `speed` other than 1 is
+   * refused with a 400 (`true`) or accepted and ignored (default). The gateway's `speed` docs: "Other providers either
+   * ignore it or return a 400 for a non-default value when the model has no speed control".
+   */
+  speed_refusal: z.boolean().optional(),
+}).refine((info) => !(info.speed_refusal === true && (info.supports_speed === true || info.speed_range !== undefined)), {
+  message: 'expected speed_refusal only on a model without speed control (no supports_speed, no speed_range)',
+  path: ['speed_refusal'],
 });
 
 /**
@@ -208,6 +217,20 @@ export const ProviderEntrySchema = z.strictObject({
   max_completion_tokens: z.int().positive().nullable().optional(),
   /** Whether the provider caches prompts without being asked; default false. */
   supports_implicit_caching: z.boolean().optional(),
+  /**
+   * The endpoint's data policy, which a request's `provider.zdr` and `provider.data_collection` route by
+   * (`src/core/catalog/data-policy.ts`). Absent: the gateway's stance for a policy it cannot ascertain ("assume that
+   * the endpoint both retains and trains on data", its Zero Data Retention guide), `{zdr: false, training: true}`.
+   */
+  data_policy: z
+    .strictObject({
+      /** Whether the endpoint has a Zero Data Retention policy (it stores no prompt or answer); such an endpoint does not train. */
+      zdr: z.boolean(),
+      /** Whether the provider stores user data non-transiently and may train on it: what `data_collection: "deny"` excludes. */
+      training: z.boolean(),
+    })
+    .refine((policy) => !(policy.zdr && policy.training), { message: 'expected training false where zdr is true (an endpoint that retains nothing cannot train on it)', path: ['training'] })
+    .optional(),
 });
 
 /** The whole of `fixtures/models.json`. */

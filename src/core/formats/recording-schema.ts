@@ -15,6 +15,8 @@
  * @module
  */
 import * as z from 'zod';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 
 /** Where, under a recorded folder, the speech recordings are. */
 export const AUDIO_FOLDER = 'audio';
@@ -67,20 +69,36 @@ export interface SpeechKeyFields {
   response_format?: string | undefined;
   speed?: number | undefined;
   provider?: { options?: unknown } | undefined;
+  /** The request's `instructions`; part of the key only when given. */
+  instructions?: string | undefined;
+  /** The request's `input_references`; part of the key, as a SHA-256 of their JSON, only when there are some. */
+  input_references?: readonly object[] | undefined;
 }
 
 /**
  * The key of a speech request's recording: the JSON text of `{input, model, provider_options, response_format,
  * speed, voice}` (names sorted, provider options with their names sorted at every depth), `response_format`
- * defaulting to `pcm` and `speed` to 1 as the gateway's (`createAudioSpeech`), `provider_options` `null` when none.
- * Other body fields (`session_id`, `user`, ...) do not change the audio, so they are not part of it.
+ * defaulting to `pcm` and `speed` to 1 as the gateway's (`createAudioSpeech`), `provider_options` `null` when none;
+ * with `instructions` when the request gives them, and `input_references` (the SHA-256, hex, of their JSON with names
+ * sorted: a reference clip may be megabytes) when it holds any. Those two change the audio, and a key without them is
+ * the key of a request without them, as before they were keyed. Other body fields (`session_id`, `user`,
+ * `provider.zdr`, ...) do not change the audio, so they are not part of it.
  *
  * @example speechKeyOf({ model: 'openai/gpt-4o-mini-tts-2025-12-15', input: 'Hi', voice: 'alloy' })
  * // '{"input":"Hi","model":"openai/gpt-4o-mini-tts-2025-12-15","provider_options":null,"response_format":"pcm","speed":1,"voice":"alloy"}'
  */
 export function speechKeyOf(body: SpeechKeyFields): string {
+  const references = body.input_references ?? [];
+  const digest = references.length > 0 ? bytesToHex(sha256(new TextEncoder().encode(JSON.stringify(sorted(references))))) : undefined;
+  return keyText(body, digest);
+}
+
+/** {@link speechKeyOf} with the references' SHA-256 (hex) given, or `undefined` for none. */
+function keyText(body: SpeechKeyFields, referencesDigest: string | undefined): string {
   return JSON.stringify({
     input: sorted(body.input),
+    ...(referencesDigest !== undefined ? { input_references: referencesDigest } : {}),
+    ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
     model: body.model,
     provider_options: sorted(body.provider?.options ?? null),
     response_format: body.response_format ?? 'pcm',
@@ -116,7 +134,8 @@ export type Recordings = ReadonlyMap<string, RecordedAudio>;
 
 /**
  * Whether `key` is a normalized request as {@link speechKeyOf} writes it (so a request can ever match it): JSON
- * text of an object whose `speechKeyOf` is `key` itself.
+ * text of an object whose `speechKeyOf` is `key` itself (a string `input` or a list of turns with a `text` each; its
+ * `input_references`, when present, a SHA-256 in hex).
  */
 export function isSpeechKey(key: string): boolean {
   let value: unknown;
@@ -127,17 +146,26 @@ export function isSpeechKey(key: string): boolean {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const fields = value as Record<string, unknown>;
-  if (typeof fields['model'] !== 'string' || typeof fields['input'] !== 'string' || typeof fields['voice'] !== 'string') return false;
+  const input = fields['input'];
+  const turns = Array.isArray(input) && input.length > 0 && input.every((turn) => turn !== null && typeof turn === 'object' && typeof (turn as { text?: unknown }).text === 'string');
+  if (typeof fields['model'] !== 'string' || (typeof input !== 'string' && !turns) || typeof fields['voice'] !== 'string') return false;
+  const instructions = fields['instructions'];
+  const digest = fields['input_references'];
+  if ((instructions !== undefined && typeof instructions !== 'string') || (digest !== undefined && !(typeof digest === 'string' && /^[0-9a-f]{64}$/.test(digest)))) return false;
   const options = fields['provider_options'];
   return (
-    speechKeyOf({
-      model: fields['model'],
-      input: fields['input'],
-      voice: fields['voice'],
-      response_format: typeof fields['response_format'] === 'string' ? fields['response_format'] : undefined,
-      speed: typeof fields['speed'] === 'number' ? fields['speed'] : undefined,
-      provider: options === null ? undefined : { options },
-    }) === key
+    keyText(
+      {
+        model: fields['model'],
+        input: input as string | object[],
+        voice: fields['voice'],
+        response_format: typeof fields['response_format'] === 'string' ? fields['response_format'] : undefined,
+        speed: typeof fields['speed'] === 'number' ? fields['speed'] : undefined,
+        provider: options === null ? undefined : { options },
+        instructions,
+      },
+      digest,
+    ) === key
   );
 }
 

@@ -23,6 +23,8 @@ export interface SpeechCall {
   characters: number;
   /** Duration of the synthesized audio, ms. */
   audioDurationMs: number;
+  /** The `provider_name` of the endpoint the request's data policy routed to; default: the model's speech provider. */
+  providerName?: string | undefined;
 }
 
 /** Cost of a speech call in USD: characters × the model's `pricing.prompt` (per character), rounded to 1e-12. */
@@ -137,7 +139,7 @@ export function buildSpeechGeneration(ctx: Pick<GenerationSource, 'clock' | 'see
     call.characters,
     speechCost(call.characters, call.model.record.pricing.prompt),
     call.model.record.id,
-    call.model.speech?.provider_name ?? null,
+    call.providerName ?? call.model.speech?.provider_name ?? null,
     call.body.session_id ?? null,
     call.body.user ?? null,
     header(headers, 'user-agent') ?? null,

@@ -26,6 +26,8 @@ export interface TranscriptionCall {
   /** Audio input tokens and text output tokens, for token-billed models; else 0. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** The `provider_name` of the endpoint the request's data policy routed to; default: the model's transcription provider. */
+  readonly providerName?: string | undefined;
 }
 
 /** Transcription providers work faster than real time; the record's `generation_time` assumes this factor. */
@@ -80,7 +82,7 @@ export function buildTranscriptionGeneration(clock: Clock, seed: number, call: T
     audioInputs: 1,
     cost: call.cost,
     model: call.model.record.id,
-    providerName: call.model.transcription?.provider_name ?? null,
+    providerName: call.providerName ?? call.model.transcription?.provider_name ?? null,
     sessionId: call.body.session_id ?? null,
     user: call.body.user ?? null,
     userAgent: header(headers, 'user-agent') ?? null,

@@ -11,6 +11,7 @@ import type { ResolvedModel } from '../catalog/catalog.js';
 import type { TranscriptionModelInfo } from '../formats/fixture-schema.js';
 import { readinessDelay } from '../generations/speech-generation.js';
 import { buildTranscriptionGeneration } from '../generations/transcription-generation.js';
+import { endpointForPolicy } from '../catalog/data-policy.js';
 import type { Account } from '../accounts/accounts.js';
 import { readTranscriptionRequest, type TranscriptionRequest } from '../transcription/request-body.js';
 import { sttAnswer, usageOf, type SttUsage } from '../transcription/stt-answer.js';
@@ -32,14 +33,16 @@ const JOURNAL_TEXT_CHARS = 2000;
  * @throws {GatewayError} 400 naming the field for an invalid body or audio (see `readTranscriptionRequest` and
  *   `heardTranscript`), an unknown model (`Model <id> does not exist`), a model that does not transcribe, or an option
  *   the model does not take (`verbose_json`, `diarize`, `keyterms`, `input_audio.url`); 413 for too much audio; 429
- *   past the `:free` variant's 20 requests a minute; 402 when the key's balance cannot pay the call's cost.
+ *   past the `:free` variant's 20 requests a minute; 402 when the key's balance cannot pay the call's cost; 404 when
+ *   no endpoint of the model meets `provider.zdr` / `provider.data_collection` (`endpointForPolicy`).
  */
 export function createTranscription({ ctx, request, account }: OperationCall): MaybePromise<OperationAnswer> {
   return andThen(readTranscriptionRequest(request, ctx.decodeBase64), (body) => {
     const model = transcriptionModel(ctx, body.model);
     const info = model.transcription!;
     checkOptions(body, model, info);
-    return andThen(heardTranscript(ctx, body), (heard) => answer(ctx, request, account, body, model, heard));
+    const endpoint = endpointForPolicy(ctx.catalog.providers(model.baseId), body.provider, model.variant === 'free');
+    return andThen(heardTranscript(ctx, body), (heard) => answer(ctx, { request, account, body, model, providerName: endpoint?.provider_name }, heard));
   });
 }
 
@@ -93,8 +96,18 @@ function billingOf(model: ResolvedModel, info: TranscriptionModelInfo) {
   };
 }
 
+/** A transcription to answer: the request, its key, its body, its model, and the endpoint its data policy chose. */
+interface TranscriptionCallInput {
+  readonly request: CoreRequest;
+  readonly account: Account;
+  readonly body: TranscriptionRequest;
+  readonly model: ResolvedModel;
+  readonly providerName: string | undefined;
+}
+
 /** Bills the call (the `:free` limit, then the charge: 429 and 402), keeps its generation record, and answers. */
-function answer(ctx: GatewayContext, request: CoreRequest, account: Account, body: TranscriptionRequest, model: ResolvedModel, heard: Heard): MaybePromise<OperationAnswer> {
+function answer(ctx: GatewayContext, call: TranscriptionCallInput, heard: Heard): MaybePromise<OperationAnswer> {
+  const { request, account, body, model, providerName } = call;
   const { transcript } = heard;
   const usage: SttUsage = usageOf(billingOf(model, model.transcription!), transcript.seconds, transcript.text);
   const tokens = 'input_tokens' in usage ? usage : { input_tokens: 0, output_tokens: 0 };
@@ -103,7 +116,7 @@ function answer(ctx: GatewayContext, request: CoreRequest, account: Account, bod
       const generation = buildTranscriptionGeneration(
         ctx.clock,
         ctx.seed,
-        { request, body, model, seconds: transcript.seconds, cost: usage.cost, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens },
+        { request, body, model, seconds: transcript.seconds, cost: usage.cost, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, providerName },
         generationIdOf(ctx.seed, serial),
       );
       const granularities = body.timestamp_granularities ?? [];

@@ -17,6 +17,7 @@ import type { CoreRequest } from '../base/types.js';
 import { jsonDepthOf } from '../base/json-depth.js';
 import { MAX_JSON_DEPTH, TRANSCRIPTION_BODY_BYTES, bodyTooLargeMessage, header, readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
+import { ProviderPreferencesSchema } from '../http/provider-preferences.js';
 import { TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './audio-length.js';
 
 /** The largest `file` of a multipart upload, bytes: 25 MB (26,214,400 bytes), the gateway's documented limit. */
@@ -77,15 +78,6 @@ const InputAudioSchema = z
     else if (input.data !== undefined && input.format === undefined) ctx.addIssue({ code: 'custom', message: `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}`, path: ['format'] });
   });
 
-const ProviderSchema = z.looseObject(
-  {
-    options: z.record(z.string(), z.unknown(), { error: 'must be an object keyed by provider slug' }).optional(),
-    zdr: z.boolean({ error: 'must be a boolean or null' }).nullable().optional(),
-    data_collection: z.enum(['allow', 'deny'], { error: 'must be "allow", "deny" or null' }).nullable().optional(),
-  },
-  { error: 'must be an object' },
-);
-
 /** The JSON body's fields besides the audio, also those of a multipart upload (read from its text fields). */
 const fields = {
   model: z.string({ error: (issue) => (issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`) }).min(1, 'must not be empty'),
@@ -101,7 +93,7 @@ const fields = {
     .array(z.enum(['word', 'segment'], { error: (issue) => `must be "word" or "segment", got ${describe(issue.input)}` }), { error: 'must be an array of "word" and "segment"' })
     .max(2, 'must name each of "word" and "segment" at most once')
     .optional(),
-  provider: ProviderSchema.optional(),
+  provider: ProviderPreferencesSchema.optional(),
   session_id: z.string({ error: 'must be a string' }).max(MAX_SESSION_ID, `must be at most ${MAX_SESSION_ID} characters`).optional(),
   user: z.string({ error: 'must be a string' }).max(MAX_SESSION_ID, `must be at most ${MAX_SESSION_ID} characters`).optional(),
   trace: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),

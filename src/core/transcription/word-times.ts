@@ -7,6 +7,7 @@
  * - words: the pieces Flite said are known to the sample (`src/core/audio/words/pieces.ts`); within a piece, time is
  *   shared among its characters evenly, spaces and punctuation included (Flite gives no word times), so a word's
  *   times are an estimate within its piece.
+ * - multi-speaker turns, in either mode: each turn timed as if said alone, offset by the turns before it.
  *
  * Times are seconds from the start of the audio, rounded to the millisecond.
  *
@@ -16,7 +17,7 @@ import { SAMPLE_RATE } from '../audio/format.js';
 import { planSpeech } from '../audio/plan.js';
 import { tokenize } from '../audio/tokenize.js';
 import { normalizeVoice } from '../audio/voice.js';
-import { speechPieces } from '../audio/words/pieces.js';
+import { speechPieces, spokenParts } from '../audio/words/pieces.js';
 import type { SaidAudio } from './said-audio.js';
 
 /** One word of a transcript and when it is said, seconds. `from` and `to` are its token's code-unit offsets in the text. */
@@ -70,9 +71,11 @@ export function wordTimesOf(said: SaidAudio): TimedWord[] {
 
 /**
  * Multi-speaker audio: each word labelled with its turn's speaker (0 for the first distinct voice, case and
- * surrounding spaces ignored, 1 for the next, …). In tones each turn is timed from its own plan, offset by the samples
- * of the turns before it, its characters offset into `said.input` (turns joined by one space); in words the whole
- * text is timed as one ({@link spreadTimes}) and each word takes the speaker of the turn its characters fall in.
+ * surrounding spaces ignored, 1 for the next, …). Each turn is timed as if said alone, offset by the samples of the
+ * turns before it, its characters offset into `said.input` (turns joined by one space): in tones from its own plan, in
+ * words from its own pieces (`spokenParts` of `src/core/audio/words/pieces.ts`). Words audio whose pieces are not
+ * known (or do not match the turns) is timed as one text ({@link spreadTimes}), each word taking the speaker of the
+ * turn its characters fall in.
  */
 function turnTimes(said: SaidAudio, turns: NonNullable<SaidAudio['turns']>): TimedWord[] {
   const speakers = new Map<string, number>();
@@ -87,7 +90,8 @@ function turnTimes(said: SaidAudio, turns: NonNullable<SaidAudio['turns']>): Tim
     starts.push(at);
     at += turn.text.length + 1;
   }
-  if (said.mode !== 'tones') {
+  const parts = turnParts(said, turns);
+  if (!parts) {
     return spreadTimes(said, tokensOf(said.input)).map((word) => {
       let i = 0;
       while (i + 1 < starts.length && word.from >= starts[i + 1]!) i++;
@@ -96,17 +100,32 @@ function turnTimes(said: SaidAudio, turns: NonNullable<SaidAudio['turns']>): Tim
   }
   const words: TimedWord[] = [];
   let samples = 0;
-  turns.forEach((turn, i) => {
-    const part: SaidAudio = { ...said, input: turn.text, voice: turn.voice, turns: undefined, pieces: undefined };
-    const length = planSpeech({ input: turn.text, voice: turn.voice, speed: said.speed, seed: said.seed }).sampleCount;
-    const own = wordTimesOf({ ...part, samples: length });
+  parts.forEach((part, i) => {
     const offset = seconds(samples);
-    for (const word of own) {
-      words.push({ ...word, start: Math.round((word.start + offset) * 1000) / 1000, end: Math.round((word.end + offset) * 1000) / 1000, from: word.from + starts[i]!, to: word.to + starts[i]!, speaker: speakerOf(turn.voice) });
+    for (const word of wordTimesOf(part)) {
+      words.push({ ...word, start: Math.round((word.start + offset) * 1000) / 1000, end: Math.round((word.end + offset) * 1000) / 1000, from: word.from + starts[i]!, to: word.to + starts[i]!, speaker: speakerOf(turns[i]!.voice) });
     }
-    samples += length;
+    samples += part.samples;
   });
   return words;
+}
+
+/**
+ * Each turn of multi-speaker audio as if it were said alone: its text, voice and length in samples (tones: its plan's;
+ * words: its pieces', which it keeps). `undefined` for words whose pieces are not known or do not add up to the turns'.
+ */
+function turnParts(said: SaidAudio, turns: NonNullable<SaidAudio['turns']>): SaidAudio[] | undefined {
+  const alone = (turn: (typeof turns)[number]): SaidAudio => ({ ...said, input: turn.text, voice: turn.voice, turns: undefined, pieces: undefined });
+  if (said.mode === 'tones') {
+    return turns.map((turn) => ({ ...alone(turn), samples: planSpeech({ input: turn.text, voice: turn.voice, speed: said.speed, seed: said.seed }).sampleCount }));
+  }
+  const counts = spokenParts({ ...said, turns }).map((part) => part.pieces.length);
+  if (!said.pieces || counts.reduce((sum, n) => sum + n, 0) !== said.pieces.length) return undefined;
+  let next = 0;
+  return turns.map((turn, i) => {
+    const pieces = said.pieces!.slice(next, (next += counts[i]!));
+    return { ...alone(turn), pieces, samples: pieces.reduce((sum, n) => sum + n, 0) };
+  });
 }
 
 /**

@@ -89,6 +89,24 @@ export function speechPieces(input: string, speed: number): SpeechPiece[] {
   return pieces.length > 0 ? pieces : [{ kind: 'words', text: ' ' }];
 }
 
+/** One voice's share of speech with words: the voice, and the pieces of its text it says, in order. */
+export interface SpokenPart {
+  readonly voice: string;
+  readonly pieces: readonly SpeechPiece[];
+}
+
+/**
+ * What speech with words says, in order: for a string input, its pieces in the request's voice; for multi-speaker
+ * turns, each turn's own pieces (its text cut as if sent alone) in the turn's voice. Both the renderer and the word
+ * times of a transcription read the audio through this, so they agree on which samples belong to which turn.
+ *
+ * @param req `input` and `voice` (for a string input), `speed`, and `turns` when the input was a list of them.
+ */
+export function spokenParts(req: { readonly input: string; readonly voice: string; readonly speed: number; readonly turns?: readonly { readonly text: string; readonly voice: string }[] | undefined }): SpokenPart[] {
+  if (!req.turns || req.turns.length === 0) return [{ voice: req.voice, pieces: speechPieces(req.input, req.speed) }];
+  return req.turns.map((turn) => ({ voice: turn.voice, pieces: speechPieces(turn.text, req.speed) }));
+}
+
 /** `sentence` as alternating runs of what Flite can say and what it cannot; spaces join the run they are in. */
 function runsOf(sentence: string): SpeechPiece[] {
   const runs: SpeechPiece[] = [];

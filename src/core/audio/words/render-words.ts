@@ -12,7 +12,7 @@
 import { synthesizeSamples } from '../synthesize.js';
 import type { SynthesisRequest } from '../types.js';
 import { FLITE_OUTPUT_PATH, runFlite, wavSamples } from './flite-wasi.js';
-import { speechPieces, type SpeechPiece } from './pieces.js';
+import { spokenParts } from './pieces.js';
 import { FLITE_SAMPLE_RATE, resample16kTo24k } from './resample.js';
 import { speakerOf, type Speaker } from './speakers.js';
 
@@ -55,16 +55,20 @@ export async function sayWithFlite(module: WebAssembly.Module, text: string, spe
 
 /**
  * The samples of `req` with words, piece by piece (one piece's samples per step, in order): see the module's comment.
+ * Multi-speaker turns are said one after the other, each turn's pieces in its own voice (`spokenParts` of
+ * `pieces.ts`), so a PCM answer is the answers of each turn sent alone, concatenated.
  *
  * @param module the compiled engine (`loadFlite` of `flite-engine.ts`).
- * @param req `input`, `voice`, `speed` (already 1 when the model ignores it) and `seed` (for tones spans only).
- * @param pieces the pieces, when already cut (default: `speechPieces(req.input, req.speed)`).
+ * @param req `input`, `voice`, `speed` (already 1 when the model ignores it), `seed` (for tones spans only) and
+ *   `turns` (for multi-speaker input; `input` and `voice` are then not said).
  * @throws (from `next()`) what {@link sayWithFlite} throws.
  */
-export async function* wordSamples(module: WebAssembly.Module, req: SynthesisRequest, pieces: readonly SpeechPiece[] = speechPieces(req.input, req.speed)): AsyncGenerator<Int16Array> {
-  const speaker = speakerOf(req.voice);
-  for (const piece of pieces) {
-    const said = piece.kind === 'words' ? await sayWithFlite(module, piece.text, speaker, req.speed) : undefined;
-    yield said ?? synthesizeSamples({ ...req, input: piece.text });
+export async function* wordSamples(module: WebAssembly.Module, req: SynthesisRequest): AsyncGenerator<Int16Array> {
+  for (const part of spokenParts(req)) {
+    const speaker = speakerOf(part.voice);
+    for (const piece of part.pieces) {
+      const said = piece.kind === 'words' ? await sayWithFlite(module, piece.text, speaker, req.speed) : undefined;
+      yield said ?? synthesizeSamples({ input: piece.text, voice: part.voice, speed: req.speed, seed: req.seed });
+    }
   }
 }
