@@ -95,6 +95,7 @@ export interface ServeFlags {
   workers: number;
   quiet?: boolean;
   outliveNpm?: boolean;
+  stopOnStdinClose?: boolean;
 }
 
 /**
@@ -142,6 +143,7 @@ export function serveFlags(): ServeFlags {
     .addOption(new Option('--workers <n>', `processes serving one port (node:cluster), 1 to ${MAX_WORKERS}; above 1 needs --store, through which they share their state; a worker that dies is started again`).default(1).argParser(workerCount))
     .addOption(new Option('-q, --quiet', 'do not log requests (the ready line is still printed)'))
     .addOption(new Option('--outlive-npm', 'keep running when the npm that started it (npx, npm start, an npm script) exits; by default it then stops within 0.5 s, since npm\'s shell does not pass a kill on'))
+    .addOption(new Option('--stop-on-stdin-close', 'stop when stdin ends (end of file; what comes in is dropped): a program that starts the server holds a pipe to its stdin, and the server stops when that program is gone, even killed (SIGKILL)'))
     .version(packageVersion(), '-V, --version', 'show the version')
     // commander's own messages ("error: option ... is invalid") carry the same prefix as ours; they quote the
     // argument, so the credentials of a URL (--store redis://user:password@host) are shown as *** (redactUrlCredentials).

@@ -9,6 +9,7 @@ import { startBufferCollector } from './buffer-collector.js';
 import { createLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
 import { FLAG_OF_OPTION, serveFlags } from './serve-flags.js';
+import { stopOnStdinClose } from './stdin-close.js';
 import { storeLabel } from './store-flags.js';
 import { runPrimary, tellPrimary, workerNumber } from './workers.js';
 import { bindsAllInterfaces, startServer } from '../server/index.js';
@@ -80,13 +81,21 @@ function announce(url: string, baseUrl: string, listening: number = flags.worker
 }
 
 /**
- * Stops on SIGINT and SIGTERM, and (but with --outlive-npm or in a worker) when the npm that started it exits. A
+ * Stops on SIGINT and SIGTERM, with --stop-on-stdin-close when stdin ends (src/cli/stdin-close.ts), and (but with
+ * --outlive-npm or in a worker) when the npm that started it exits. A
  * worker leaves SIGINT (Ctrl-C reaches the whole process group) to the primary, which stops every worker with
  * SIGTERM: so the primary never takes a worker stopped by Ctrl-C for one that died.
  */
 function stopOnSignals(stop: () => void): void {
   process.on('SIGINT', worker === undefined ? stop : () => undefined);
   process.on('SIGTERM', stop);
+  // A worker's stdin is not the one its starter holds; the primary watches it and stops every worker.
+  if (flags.stopOnStdinClose && worker === undefined) {
+    stopOnStdinClose(() => {
+      process.stderr.write('mockrouter: stdin closed; stopping (--stop-on-stdin-close)\n');
+      stop();
+    });
+  }
   // Under npx or npm start, npm's shell does not pass a kill on to node (src/cli/npm-parent.ts). A worker's parent
   // is the primary, which watches npm for it.
   if (!flags.outliveNpm && worker === undefined) {
