@@ -27,6 +27,9 @@ KEPT_LINES = 200
 #: How long a stopping server may take to exit after SIGTERM, then after SIGKILL, seconds.
 STOP_GRACE_S = 5.0
 
+#: How long a server whose connection is refused is given to end (be reaped) before it is said to still run, seconds.
+REAP_GRACE_S = 1.0
+
 
 class ServerProcess:
     """A running mockrouter server.
@@ -105,8 +108,15 @@ class ServerProcess:
         return self._process.poll() is None
 
     def death_notice(self) -> str:
-        """Why the server no longer answers: its exit code and last lines (or that it runs but refuses connections)."""
-        code = self._process.poll()
+        """Why the server no longer answers: its exit code and last lines (or that it runs but refuses connections).
+
+        A server that was just killed may not have been reaped yet when its connection is refused: it is given up to
+        :data:`REAP_GRACE_S` to end before it is said to run.
+        """
+        try:
+            code = self._process.wait(timeout=REAP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            code = None
         if code is None:
             return f"mockrouter: the server (pid {self.pid}) does not answer at {self.origin}"
         how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
