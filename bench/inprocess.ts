@@ -24,8 +24,8 @@ import { pathToFileURL } from 'node:url';
 import type { HttpHandler } from 'msw';
 import type * as MockRouterModule from '../src/index.js';
 
-/** The compiled package entry (`npm run build`); typed from its source. */
-const PACKAGE_ENTRY = new URL('../dist/index.js', import.meta.url).href;
+/** The package entry as `exports["."]` names it, built and bundled (`npm run build`); typed from its source. */
+const PACKAGE_ENTRY = new URL('../dist/lib/index.js', import.meta.url).href;
 const URL_MODEL = 'https://openrouter.ai/api/v1/model/openai/gpt-4o-mini';
 const INIT: RequestInit = { headers: { Authorization: 'Bearer sk-bench' } };
 

@@ -16,14 +16,19 @@ export interface StartResult {
   /** Spawn to exit of `node -e 0` (Node.js's own start, the floor of any CLI), ms, in order, as many times. */
   nodeMs: number[];
   /**
-   * Spawn to exit of `node --input-type=module -e "await import('<dist/index.js>')"` (the main entry, msw installed
-   * but not loaded by the import), ms, in order, as many times.
+   * Spawn to exit of `node --input-type=module -e "await import('<dist/lib/index.js>')"` (the main entry as the
+   * package's `exports` name it, bundled by `scripts/bundle-lib.mjs`; msw installed but not loaded by the import), ms,
+   * in order, as many times.
    */
   importMs: number[];
+  /** The same import of `dist/index.js`, the entry as tsc compiled it (unbundled): the baseline the bundle is judged beside. */
+  unbundledMs: number[];
 }
 
-/** The package's main entry, built. */
-const MAIN_ENTRY = new URL('../dist/index.js', import.meta.url).href;
+/** The package's main entry, built and bundled (`exports["."]` of package.json). */
+const MAIN_ENTRY = new URL('../dist/lib/index.js', import.meta.url).href;
+/** The same entry as tsc compiled it, one module a source file. */
+const UNBUNDLED_ENTRY = new URL('../dist/index.js', import.meta.url).href;
 
 /**
  * Spawns `node bin/mockrouter.js --port 0 --quiet` (plus `--host 127.0.0.1`, its default) `times` times, one
@@ -31,7 +36,7 @@ const MAIN_ENTRY = new URL('../dist/index.js', import.meta.url).href;
  * next starts. Like the other servers it preloads the tiny exit-with-parent module (a `data:` URL, about a
  * millisecond), so none is left behind if the bench is killed mid-start. Before them, `node -e 0` runs as
  * many times (spawn to exit), the part of each start that is Node.js's own, each followed by a process that only
- * imports the main entry (`import('mockrouter')`, spawn to exit).
+ * imports the main entry (`import('mockrouter')`, spawn to exit) and one that imports it unbundled (`dist/index.js`).
  *
  * @param times how many starts of each (the bench's default: 10, `BENCH_STARTS`).
  * @returns the times in ms, in run order ({@link StartResult}).
@@ -40,6 +45,7 @@ const MAIN_ENTRY = new URL('../dist/index.js', import.meta.url).href;
 export async function measureStart(times: number): Promise<StartResult> {
   const nodeMs: number[] = [];
   const importMs: number[] = [];
+  const unbundledMs: number[] = [];
   const timeExit = async (args: string[], what: string): Promise<number> => {
     const started = performance.now();
     const child = spawnChild(args);
@@ -50,6 +56,7 @@ export async function measureStart(times: number): Promise<StartResult> {
   for (let i = 0; i < times; i++) {
     nodeMs.push(await timeExit(['-e', '0'], 'node -e 0'));
     importMs.push(await timeExit(['--input-type=module', '-e', `await import(${JSON.stringify(MAIN_ENTRY)})`], "import('mockrouter')"));
+    unbundledMs.push(await timeExit(['--input-type=module', '-e', `await import(${JSON.stringify(UNBUNDLED_ENTRY)})`], 'import of dist/index.js'));
   }
   const readyMs: number[] = [];
   for (let i = 0; i < times; i++) {
@@ -59,7 +66,7 @@ export async function measureStart(times: number): Promise<StartResult> {
     readyMs.push(performance.now() - started);
     await stopChild(child);
   }
-  return { readyMs, nodeMs, importMs };
+  return { readyMs, nodeMs, importMs, unbundledMs };
 }
 
 /** Memory of a process from `/proc/<pid>/status`, bytes; `null` without procfs. */

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-/** What bin/mockrouter.js loads and the dashboard serves, each written by a different step of the build. */
-const OUTPUTS = ['dist/cli/heap-limits.js', 'dist/bin/cli.js', 'dist/ui/app.js', 'dist/ui/index.html'];
+/** What bin/mockrouter.js loads, the package entries and the dashboard, each written by a different step of the build. */
+const OUTPUTS = ['dist/cli/heap-limits.js', 'dist/bin/cli.js', 'dist/lib/index.js', 'dist/ui/app.js', 'dist/ui/index.html'];
 const INPUT_FOLDERS = ['src', 'ui'];
-const INPUT_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/clean-dist.mjs', 'scripts/bundle-cli.mjs', 'scripts/bundle-ui.mjs', 'node_modules/.package-lock.json'];
+const INPUT_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/clean-dist.mjs', 'scripts/bundle-cli.mjs', 'scripts/bundle-lib.mjs', 'scripts/bundle-ui.mjs', 'node_modules/.package-lock.json'];
 
 /** Modification time of `path` (relative to the root) in ms, or `undefined` when it does not exist. */
 function mtimeOf(path) {

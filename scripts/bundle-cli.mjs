@@ -1,8 +1,8 @@
 // Bundles the compiled CLI (dist/cli/index.js and everything it imports: the core, the node:http server, pino, zod,
 // commander) into dist/bin/cli.js, that bin/mockrouter.js runs, and a few chunks beside it: a handful of files
-// instead of several hundred modules is most of the start-up time saved (see the "CLI start" section of
+// instead of several hundred modules is most of the start-up time saved (see the "CLI start and import" section of
 // bench/README.md), and the split at the dynamic imports of src/cli/index.ts spares the server's start-up the
-// `record` and `verify` commands (bench/README.md, "CLI start"). Run by
+// `record` and `verify` commands (bench/README.md, "CLI start and import"). Run by
 // `npm run build` after tsc. pino and commander live only in this bundle, so they are devDependencies: an install
 // of the package does not fetch them.
 //

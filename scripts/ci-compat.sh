@@ -4,6 +4,8 @@
 # Node.js (the rule of src/msw/compat.ts, read from dist/, which `npm test` built). At most four runs.
 # msw 3 is installed with --no-save, so package.json and package-lock.json stay as they are (checked below);
 # the locked msw is put back afterwards, whatever happens. Needs dist/ built (run after `npm test`).
+# These runs are where test/openai7-clients.test.ts (the openai client 7.x, which needs Node.js 22) runs: on the
+# machine's Node.js 20 it is skipped.
 # Env: COMPAT_NODES (default "22 24"), FUZZ_RUNS (default 2000), LOAD_SECONDS (default 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -249,10 +249,39 @@ describe('mockrouter CLI', () => {
     expect((await orphan('exec', 1500, ['--outlive-npm'])).alive).toBe(true);
   });
 
+  it('stops when stdin ends with --stop-on-stdin-close, saying why, through a shell between too', async () => {
+    const direct = run(['--port', '0', '--quiet', '--stop-on-stdin-close']);
+    const baseUrl = await direct.ready();
+    direct.child.stdin.write('anything written is dropped\n');
+    expect((await fetch(`${new URL(baseUrl).origin}/__mock/health`)).status).toBe(200);
+    direct.child.stdin.end();
+    expect(await direct.exit).toBe(0);
+    expect(direct.stderr()).toBe('mockrouter: stdin closed; stopping (--stop-on-stdin-close)\n');
+
+    // A wrapper (npx, a script) hands its stdin on: the pipe this test holds is the server's stdin. (Not `&`: a
+    // background command of a shell script reads /dev/null.)
+    const command = `"${process.execPath}" "${CLI_BIN}" --port 0 --quiet --stop-on-stdin-close; code=$?; exit $code`;
+    const wrapped = watchProcess(spawn('sh', ['-c', command], { stdio: 'pipe' }));
+    running.push(wrapped);
+    await ready(wrapped);
+    wrapped.child.stdin.end();
+    expect(await wrapped.exit).toBe(0);
+    expect(wrapped.stderr()).toBe('mockrouter: stdin closed; stopping (--stop-on-stdin-close)\n');
+  });
+
+  it('keeps running when stdin ends without --stop-on-stdin-close', async () => {
+    const cli = run(['--port', '0', '--quiet']);
+    const baseUrl = await cli.ready();
+    cli.child.stdin.end();
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await fetch(`${new URL(baseUrl).origin}/__mock/health`)).status).toBe(200);
+    expect(cli.child.exitCode).toBeNull();
+  });
+
   it('documents every flag in --help', async () => {
     const cli = run(['--help']);
     expect(await cli.exit).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--outlive-npm', '--help']) expect(cli.stdout()).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--fixtures', '--cors', '--allowed-hosts', '--admin-token', '--quiet', '--outlive-npm', '--stop-on-stdin-close', '--help']) expect(cli.stdout()).toContain(flag);
   });
 
   it('names every built-in scenario in --help', async () => {

@@ -18,6 +18,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMockRouter } from '../src/index.js';
 import fc from 'fast-check';
 import { MSW_ORIGIN, SEED } from './support/fuzz/settings.js';
+import { speechOutcome } from './support/fuzz/speech-oracle.js';
 import { fuzzMode } from './support/fuzz/suite.js';
 import { fetchTransport } from './support/fuzz/transports.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
@@ -72,6 +73,14 @@ describe('fuzz (msw)', () => {
         }),
         { numRuns: 4, seed: SEED },
       );
+    });
+
+    it('regression: a turn whose text is only whitespace is said (200), and the reference model predicts it', async () => {
+      const body = JSON.stringify({ model: 'google/gemini-3.1-flash-tts-preview', voice: 'Puck', input: [{ text: ' ' }] });
+      const res = await fetch(`${MSW_ORIGIN}/api/v1/audio/speech`, { method: 'POST', headers: { Authorization: 'Bearer sk-bug', 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+      expect(res.status).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      expect([...speechOutcome(new TextEncoder().encode(body), []).statuses]).toEqual([200]);
     });
 
     it('regression: a HEAD request is answered without the GET body', async () => {

@@ -22,7 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FOLDER_LIMITS } from '../src/core/formats/folder-limits.js';
 import { speechKeyOf } from '../src/core/formats/recording-schema.js';
 import { loadFixtures } from '../src/node-platform/fixtures.js';
-import { MAX_YAML_ALIASED_NODES, MAX_YAML_ANCHORS, MAX_YAML_TOKENS } from '../src/node-platform/read-config-file.js';
+import { MAX_YAML_ALIASED_NODES, MAX_YAML_ANCHORS, MAX_YAML_TOKENS } from '../src/node-platform/yaml-limits.js';
 import { MAX_USER_FILE_BYTES } from '../src/node-platform/read-user-file.js';
 import { MAX_RECORDING_BYTES, MAX_RECORDINGS_TOTAL_BYTES } from '../src/node-platform/recorded-audio.js';
 import { startServer } from '../src/server/index.js';

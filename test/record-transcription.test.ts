@@ -17,13 +17,12 @@ import { transcriptOfExchange } from '../src/recorder/transcript-answers.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { toneWav } from '../src/verify/transcription-probe.js';
 import { sha256Hex } from './support/sha256.js';
-import { TTS } from './support/speech-model.js';
+import { STT, TTS } from './support/speech-model.js';
 import { postSpeech } from './support/speech-request.js';
 import { tempFolders } from './support/temp-folders.js';
 
 const KEY = 'sk-live-secret-transcribe-123';
 const AUTH = { Authorization: `Bearer ${KEY}` };
-const STT = 'openai/whisper-1';
 const newFolder = tempFolders('mockrouter-record-stt-');
 
 interface Verbose {

@@ -15,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../src/node-platform/create-gateway.js';
 import type { Gateway } from '../src/core/gateway/gateway.js';
 import { contextOf } from '../src/core/gateway/gateway.js';
-import type { CoreResponse } from '../src/core/base/types.js';
 import { fundamentalHz, pcmToFloat } from './support/audio.js';
 import { auth, modes, type RunningMode } from './support/modes.js';
 import { describeMissingTool } from './support/required-tool.js';
 import { sha256Hex } from './support/sha256.js';
 import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
 import { NO_RECOGNIZER, transcribe, wordAccuracy } from './support/transcribe.js';
+import { bodyOf } from './support/core-body.js';
 
 const GEMINI = 'google/gemini-3.1-flash-tts-preview';
 const FISH = 'fish-audio/s2.1-pro';
@@ -36,17 +36,6 @@ type Body = Record<string, unknown>;
 interface Transcript {
   text: string;
   words: { word: string; start: number; end: number; speaker: number }[];
-}
-
-/** The whole body of a core response. */
-async function bodyOf(response: CoreResponse): Promise<Uint8Array> {
-  const body = response.body;
-  if (body === null) return new Uint8Array();
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof Uint8Array) return body;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk.slice());
-  return Buffer.concat(chunks);
 }
 
 const headers = { authorization: AUTH, 'content-type': 'application/json' };

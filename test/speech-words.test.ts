@@ -27,6 +27,7 @@ import { describeMissingTool } from './support/required-tool.js';
 import { sha256Hex } from './support/sha256.js';
 import { TTS } from './support/speech-model.js';
 import { coreSpeechRequest, postSpeech } from './support/speech-request.js';
+import { bodyOf } from './support/core-body.js';
 
 const KOKORO = 'hexgrad/kokoro-82m';
 const VOXTRAL = 'mistralai/voxtral-mini-tts-2603';
@@ -67,17 +68,6 @@ function speechRequest(body: Speech, headers: Record<string, string> = {}) {
   const json = { model: TTS, voice: 'alloy', response_format: 'pcm', ...body };
   const lowercase = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return coreSpeechRequest(json, { authorization: AUTH, 'content-type': 'application/json', ...lowercase });
-}
-
-/** The whole body of a core response. */
-async function bodyOf(response: CoreResponse): Promise<Uint8Array> {
-  const body = response.body;
-  if (body === null) return new Uint8Array();
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof Uint8Array) return body;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of body) chunks.push(chunk.slice());
-  return Buffer.concat(chunks);
 }
 
 /** Says `body` through `gateway` (in-process, no HTTP): status and bytes. */

@@ -13,6 +13,7 @@ import { loadTranscripts } from '../src/node-platform/transcripts.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { toneWav } from '../src/verify/transcription-probe.js';
 import { sha256Hex } from './support/sha256.js';
+import { STT } from './support/speech-model.js';
 import { tempFolders } from './support/temp-folders.js';
 
 const newFolder = tempFolders('mockrouter-transcripts-');
@@ -140,7 +141,7 @@ describe('a transcription of audio transcripts.json names (examples/transcriptio
     const response = await fetch(`${server.baseUrl}/audio/transcriptions`, {
       method: 'POST',
       headers: { Authorization: 'Bearer sk-test', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'openai/whisper-1', input_audio: { data: Buffer.from(bytes).toString('base64'), format: 'wav' }, response_format: 'verbose_json', timestamp_granularities: ['word'] }),
+      body: JSON.stringify({ model: STT, input_audio: { data: Buffer.from(bytes).toString('base64'), format: 'wav' }, response_format: 'verbose_json', timestamp_granularities: ['word'] }),
     });
     expect(response.status).toBe(200);
     return (await response.json()) as { text: string; language: string; duration: number; words: unknown[] };
@@ -163,7 +164,7 @@ describe('a transcription of audio transcripts.json names (examples/transcriptio
     expect(answer.words).toHaveLength(5);
 
     const form = new FormData();
-    form.append('model', 'openai/whisper-1');
+    form.append('model', STT);
     form.append('file', new File([GREETING], 'greeting.wav', { type: 'audio/wav' }));
     const multipart = await fetch(`${server.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { Authorization: 'Bearer sk-test' }, body: form });
     expect(multipart.status).toBe(200);

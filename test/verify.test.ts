@@ -10,7 +10,8 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { verifyGateway, textReport, type VerifyReport } from '../src/verify/index.js';
-import { addToShape, compareShapes, emptyShape } from '../src/verify/shape.js';
+import { compareShapes } from '../src/verify/compare-shapes.js';
+import { addToShape, emptyShape } from '../src/verify/shape.js';
 import { contentTypeOf, generationIdFormat } from '../src/verify/headers.js';
 import { apiBaseOf } from '../src/verify/sides.js';
 import { freePort } from './support/free-port.js';

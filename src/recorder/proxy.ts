@@ -19,22 +19,18 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { isSecretHeader, isSecretParam, redactUrl } from '../core/http/redact.js';
-import { droppedNames, forwardableHead } from './answer-head.js';
+import { droppedNames } from './answer-head.js';
 import { MIN_CREDENTIAL_LENGTH } from './credential-forms.js';
-import { isOwnAnswer, sendOwnAnswer, type OwnAnswerReason } from './own-answers.js';
+import { sendOwnAnswer, type OwnAnswerReason } from './own-answers.js';
+import { passAnswer, type RecorderLogger } from './proxied-answer.js';
 import type { RecordedFolder } from './recorded-folder.js';
-import { keepsRequestBody, recordExchange, recordedOperation } from './recorder.js';
+import { keepsRequestBody, recordedOperation } from './recorder.js';
 import { keptRequestBytes } from './transcript-answers.js';
 import { cameBack } from './recording-loop.js';
 import type { Upstream } from './upstream.js';
 
-/** What the proxy logs: one entry per request, and warnings. pino's `Logger` is one. */
-export interface RecorderLogger {
-  info(entry: object, message?: string): void;
-  warn(entry: object, message?: string): void;
-}
+export type { RecorderLogger } from './proxied-answer.js';
 
 /** Options of {@link createRecordingProxy}. */
 export interface ProxyOptions {
@@ -65,6 +61,7 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
   const agent = new client.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => forward(req, res));
   const pending = new Set<Promise<unknown>>();
+  const state = { folder, maxRecordBytes, upstreamTimeoutMs, logger, pending };
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     const started = Date.now();
@@ -171,91 +168,26 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
         answer.destroy();
         return;
       }
-      const status = answer.statusCode ?? 0;
-      const head = forwardableHead(status, answer.statusMessage ?? '', answer.rawHeaders, headerText(answer.headers.connection) || undefined);
-      if ('problem' in head) {
-        answer.destroy();
-        fail('invalid-answer', `the upstream ${shown} answered a status line or header HTTP cannot pass on`, `the upstream answered ${head.problem}, which HTTP cannot pass on; answered 502, nothing recorded`);
-        return;
-      }
-      res.writeHead(head.status, head.statusMessage, head.headers);
-
-      // Records only the gateway's answers: not a recorder's own (come back through a loop, or of one upstream).
-      const recordable = operation !== undefined && (status === 200 || status >= 400) && !isOwnAnswer(answer.headers);
-      let kept: Buffer[] | undefined = recordable ? [] : undefined;
-      let keptBytes = 0;
-      let stalled = false;
-      // No body bytes for upstreamTimeoutMs cuts the answer, unless the client is the one behind (its buffer full).
-      const bodyTimer = setTimeout(function onStall() {
-        if (res.writableNeedDrain) {
-          bodyTimer.refresh();
-          return;
-        }
-        stalled = true;
-        answer.destroy();
-        res.destroy();
-      }, upstreamTimeoutMs);
-      res.on('drain', () => bodyTimer.refresh());
-      answer.on('data', (chunk: Buffer) => {
-        bodyTimer.refresh();
-        if (kept === undefined) return;
-        keptBytes += chunk.length;
-        if (keptBytes > maxRecordBytes) {
-          kept = undefined;
-          logger?.warn({ limit_bytes: maxRecordBytes }, `${about}: answer longer than ${maxRecordBytes} bytes; forwarded, not recorded`);
-        } else kept.push(chunk);
-      });
-      answer.on('aborted', () => res.destroy());
-      answer.on('error', () => res.destroy());
-      answer.pipe(res);
-
-      answer.on('close', () => {
-        clearTimeout(bodyTimer);
-        const entry = { ...logged, status, ms: Date.now() - started };
-        logger?.info(answer.complete ? entry : { ...entry, closed_early: true }, 'request');
-        if (!answer.complete) {
-          const by = stalled ? `by the recorder: no body bytes for ${upstreamTimeoutMs} ms (--upstream-timeout)` : clientGone ? 'the client closed' : 'by the upstream';
-          logger?.warn({}, `${about}: answer cut short (${by}); not recorded`);
-          return;
-        }
-        if (operation !== undefined && !recordable && isOwnAnswer(answer.headers)) {
-          logger?.info({}, `${about}: not recorded: the answer is a recorder's own, not the gateway's`);
-        }
-        if (kept === undefined) return;
-        let body: Buffer;
-        try {
-          body = decoded(Buffer.concat(kept), headerText(answer.headers['content-encoding']), maxRecordBytes);
-        } catch (error) {
-          logger?.warn({}, `${about}: the answer's Content-Encoding could not be decoded (${error instanceof Error ? error.message : String(error)}); not recorded`);
-          return;
-        }
-        kept = undefined;
-        const job = recordExchange(
-          {
-            method,
-            path,
-            query,
-            requestBody: requestBody === undefined ? undefined : Buffer.concat(requestBody),
-            requestContentType: headerText(req.headers['content-type']),
-            status,
-            contentType: headerText(answer.headers['content-type']),
-            retryAfter: answer.headers['retry-after'] === undefined ? undefined : headerText(answer.headers['retry-after']),
-            body,
-            secrets,
-          },
-          folder,
-        ).then(
-          (notes) => {
-            for (const note of notes) {
-              if (note.warn) logger?.warn({}, `${about}: ${note.text}`);
-              else logger?.info({ recorded: note.text }, `${about}: ${note.text}`);
-            }
-          },
-          (error: unknown) => logger?.warn({}, `${about}: recording failed: ${error instanceof Error ? error.message : String(error)}`),
-        );
-        pending.add(job);
-        void job.finally(() => pending.delete(job));
-      });
+      passAnswer(
+        answer,
+        {
+          req,
+          res,
+          method,
+          path,
+          query,
+          operation,
+          secrets,
+          logged,
+          about,
+          started,
+          fail,
+          clientGone: () => clientGone,
+          body: () => (requestBody === undefined ? undefined : Buffer.concat(requestBody)),
+        },
+        state,
+        shown,
+      );
     });
   }
 
@@ -270,28 +202,6 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
     await folder.idle();
   };
   return { server, close: () => (closed ??= close()) };
-}
-
-/**
- * `body` with its `Content-Encoding` undone (`gzip`, `x-gzip`, `deflate`, `br`, in the order listed, last first;
- * `identity` or none: as is), so a compressed answer is recorded as what the client reads.
- *
- * @throws for an unknown coding, bytes that do not decode, or a decoded body longer than `maxBytes`.
- */
-function decoded(body: Buffer, contentEncoding: string, maxBytes: number): Buffer {
-  const codings = contentEncoding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
-  let out = body;
-  for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { maxOutputLength: maxBytes });
-    else if (coding === 'deflate') out = inflateSync(out, { maxOutputLength: maxBytes });
-    else if (coding === 'br') out = brotliDecompressSync(out, { maxOutputLength: maxBytes });
-    else throw new Error('an unknown coding');
-  }
-  return out;
-}
-
-function headerText(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(', ') : (value ?? '');
 }
 
 /**

@@ -40,7 +40,9 @@ import { SpeechModelResponseSchema } from '../core/formats/speech-model-schema.j
 import type { SpeechModelResponse } from '../core/catalog/speech-models.js';
 import { anyHoldsCredential } from './credential-forms.js';
 import { transcriptOfExchange, transcriptionRuleModel } from './transcript-answers.js';
-import type { ModelOutcome, Outcome, RecordedFolder, Refused } from './recorded-folder.js';
+import type { RecordedFolder } from './recorded-folder.js';
+import { LEAK, credentialNote, info, outcomeNote, refusalNote, summarize, type Note } from './recording-notes.js';
+import type { ModelOutcome } from './refusals.js';
 
 /** One exchange that went through the proxy, complete. */
 export interface Exchange {
@@ -80,30 +82,6 @@ export function keepsRequestBody(operation: Operation | undefined): boolean {
 export function audioFileName(key: string, contentType: string): string {
   const ext = /^audio\/(mpeg|mp3)\b/i.test(contentType) ? 'mp3' : 'pcm';
   return `${createHash('sha256').update(key).digest('hex')}.${ext}`;
-}
-
-/** One line for the log about an exchange: what was written, or why not; `warn` for what the recorder warns of. */
-export interface Note {
-  text: string;
-  warn: boolean;
-}
-
-const info = (text: string): Note => ({ text, warn: false });
-
-/** The note of a refusal of the folder's (`recorded-folder.ts`), about `what`. */
-function refusalNote(what: string, refused: Refused): Note {
-  return { text: `not recorded: ${what}: ${refused.refused}`, warn: refused.warn };
-}
-
-/** The note of a recording dropped for holding a credential: names neither the credential nor the value. */
-function credentialNote(what: string): Note {
-  return { text: `not recorded: ${what} holds a credential of the request (in some form)`, warn: true };
-}
-
-/** The note of an outcome other than a model's. */
-function outcomeNote(what: string, outcome: Outcome, written: string): Note {
-  if (outcome === 'recorded') return info(written);
-  return typeof outcome === 'string' ? info(`not recorded: ${what} ${outcome}`) : refusalNote(what, outcome);
 }
 
 /**
@@ -209,9 +187,6 @@ export async function recordExchange(exchange: Exchange, folder: RecordedFolder)
   }
 }
 
-/** The outcome of a model record dropped for holding a credential. */
-const LEAK: Refused = { refused: 'holds a credential of the request (in some form)', warn: true };
-
 async function recordError(operation: Operation, exchange: Exchange, folder: RecordedFolder): Promise<Note[]> {
   const error = (jsonOf(exchange.body) as { error?: { message?: unknown; metadata?: unknown } } | undefined)?.error;
   if (error === undefined || typeof error !== 'object' || error === null || typeof error.message !== 'string') {
@@ -286,20 +261,4 @@ function jsonOf(bytes: Buffer): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The notes of a lookup's or list's model records: `model <id>` for a lookup's, `models: <k> of <n> kept` for a
- * list's, and one for each record not kept (a record dropped for a credential named by its place, `#<i>`, only).
- */
-function summarize(records: readonly unknown[], outcomes: readonly ModelOutcome[]): Note[] {
-  const kept = outcomes.filter((o) => o === 'recorded' || o === 'alias').length;
-  const notes = records.length === 1 ? [] : [info(`models: ${kept} of ${records.length} kept`)];
-  records.forEach((record, i) => {
-    const outcome = outcomes[i]!;
-    const id = outcome === LEAK ? `#${i}` : String((record as { id?: unknown } | null)?.id ?? `#${i}`).slice(0, 200);
-    if (typeof outcome !== 'string') notes.push(refusalNote(`model ${id}`, outcome));
-    else if (records.length === 1 || outcome !== 'recorded') notes.push(info(outcome === 'recorded' ? `model ${id}` : `model ${id}: ${outcome}`));
-  });
-  return notes;
 }

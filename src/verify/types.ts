@@ -5,7 +5,7 @@
  * @module
  */
 import type { ProbeErrorCode } from './errors.js';
-import type { ShapeDifference } from './shape.js';
+import type { ShapeDifference } from './shape-differences.js';
 
 /**
  * The probes, by name: `models` (`getModels` with `output_modalities=speech`), `models-count` (`listModelsCount`),

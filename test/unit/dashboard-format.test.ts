@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { speechAsk, speechAskText, transcriptionAsk } from '../../ui/src/format.js';
-
-const TTS = 'openai/gpt-4o-mini-tts-2025-12-15';
+import { STT, TTS } from '../support/speech-model.js';
 
 /** A journal entry of a speech request answered 200, with `over` replacing its fields. */
 function entry(over: Partial<JournalEntry> = {}): JournalEntry {
@@ -78,9 +77,9 @@ describe("a transcription row's text", () => {
       path: '/api/v1/audio/transcriptions',
       operation: 'transcription',
       audio: null,
-      body: { model: 'openai/whisper-1', input_audio: { data: '<9 bytes>', format: 'wav' } },
+      body: { model: STT, input_audio: { data: '<9 bytes>', format: 'wav' } },
       transcription: {
-        model: 'openai/whisper-1',
+        model: STT,
         shape: 'json',
         format: 'wav',
         audio_bytes: 9,
@@ -94,13 +93,13 @@ describe("a transcription row's text", () => {
     });
 
   it('names the model, the format and the transcript, whitespace collapsed', () => {
-    expect(transcriptionAsk(heard())).toEqual({ model: 'openai/whisper-1', format: 'wav', input: 'Hello there.' });
+    expect(transcriptionAsk(heard())).toEqual({ model: STT, format: 'wav', input: 'Hello there.' });
     expect(speechAsk(heard())).toBeUndefined();
   });
 
   it("takes the format of a multipart body's file when the answer was an error", () => {
-    const refused = heard({ status: 400, transcription: null, body: { model: 'openai/whisper-1', file: { name: 'a.mp3', bytes: 3, format: 'mp3' } } });
-    expect(transcriptionAsk(refused)).toEqual({ model: 'openai/whisper-1', format: 'mp3' });
+    const refused = heard({ status: 400, transcription: null, body: { model: STT, file: { name: 'a.mp3', bytes: 3, format: 'mp3' } } });
+    expect(transcriptionAsk(refused)).toEqual({ model: STT, format: 'mp3' });
   });
 
   it('is undefined for a speech row', () => {

@@ -1,6 +1,7 @@
 /**
- * zod schemas of the committed fixture files (`fixtures/models.json`, `fixtures/generations.json`) and of the
- * records in them.
+ * zod schemas of the committed fixture files (`fixtures/models.json`; `fixtures/generations.json` in
+ * `generation-schema.ts`) and of the records in them (a Model record and an alias in `model-record-schema.ts`; both
+ * files re-exported here), and what the fixture files hold once read ({@link Fixtures}).
  *
  * The record schemas follow `docs/behaviour.md` ("Model lookup" and "Generation lookup") and the inbound schemas
  * of the official SDK `@openrouter/sdk` 1.3.19: every key the SDK requires is required here, with the same
@@ -14,128 +15,14 @@
  * @module
  */
 import * as z from 'zod';
+import type { GenerationRecord } from './generation-schema.js';
 import type { Recordings } from './recording-schema.js';
+import { AliasSchema, ModelRecordSchema, type Alias, type ModelRecord } from './model-record-schema.js';
+import { DecimalString, NonEmptyString } from './schema-parts.js';
 import type { FixtureTranscript } from './transcript-schema.js';
 
-/** A decimal number carried as a string, as the gateway writes prices: `"0"`, `"0.00000015"`, `"-1"`. */
-const DecimalString = z
-  .string()
-  .regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string such as "0.0000025" (no exponent, no unit)');
-
-/** ISO 8601 date-time with an explicit offset, e.g. `2026-03-14T09:26:53.589+00:00` (`Z` is accepted too). */
-const IsoDateTimeWithOffset = z
-  .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
-    'expected an ISO 8601 date-time with an explicit offset, such as "2026-03-14T09:26:53.589+00:00"',
-  );
-
-const NonEmptyString = z.string().min(1, 'expected a non-empty string');
-
-/** `pricing` of a Model record: USD per unit, as decimal strings. `prompt` and `completion` are required. */
-const PricingSchema = z.looseObject({
-  prompt: DecimalString,
-  completion: DecimalString,
-  request: DecimalString.optional(),
-  image: DecimalString.optional(),
-  image_token: DecimalString.optional(),
-  image_output: DecimalString.optional(),
-  audio: DecimalString.optional(),
-  audio_output: DecimalString.optional(),
-  input_audio_cache: DecimalString.optional(),
-  web_search: DecimalString.optional(),
-  internal_reasoning: DecimalString.optional(),
-  input_cache_read: DecimalString.optional(),
-  input_cache_write: DecimalString.optional(),
-  input_cache_write_1h: DecimalString.optional(),
-  discount: z.number().optional(),
-});
-
-/** `architecture` of a Model record. `modality` is the input and output modalities joined by `->`. */
-export const ArchitectureSchema = z.looseObject({
-  modality: z.string().nullable(),
-  input_modalities: z.array(NonEmptyString),
-  output_modalities: z.array(NonEmptyString),
-  tokenizer: z.string().optional(),
-  instruct_type: z.string().nullable().optional(),
-});
-
-/** `top_provider` of a Model record. */
-export const TopProviderSchema = z.looseObject({
-  context_length: z.int().nullable().optional(),
-  max_completion_tokens: z.int().nullable().optional(),
-  is_moderated: z.boolean(),
-});
-
-/** `per_request_limits` of a Model record (when not null). */
-const PerRequestLimitsSchema = z.looseObject({
-  prompt_tokens: z.number(),
-  completion_tokens: z.number(),
-});
-
-/** `default_parameters` of a Model record (when not null). */
-const DefaultParametersSchema = z.looseObject({
-  temperature: z.number().nullable().optional(),
-  top_p: z.number().nullable().optional(),
-  top_k: z.int().nullable().optional(),
-  frequency_penalty: z.number().nullable().optional(),
-  presence_penalty: z.number().nullable().optional(),
-  repetition_penalty: z.number().nullable().optional(),
-});
-
-/** `reasoning` of a Model record (reasoning models only). */
-const ReasoningSchema = z.looseObject({
-  mandatory: z.boolean(),
-  default_enabled: z.boolean().optional(),
-  default_effort: z.string().nullable().optional(),
-  supported_efforts: z.array(z.string().nullable()).nullable().optional(),
-  supports_max_tokens: z.boolean().optional(),
-});
-
-/** `alias_target` of a `~author/family-latest` alias record: the concrete model the alias stands for. */
-const AliasTargetSchema = z.strictObject({
-  slug: NonEmptyString,
-  name: z.string(),
-});
-
-/**
- * A Model record exactly as `GET /model/{author}/{slug}` returns it in `data` (`docs/behaviour.md`, "Model lookup").
- * Required keys (null allowed for `per_request_limits`, `default_parameters`, `supported_voices`):
- * id, canonical_slug, name, created, pricing, context_length, architecture, top_provider, per_request_limits,
- * supported_parameters, default_parameters, supported_voices, links.
- */
-export const ModelRecordSchema = z.looseObject({
-  id: NonEmptyString,
-  canonical_slug: NonEmptyString,
-  hugging_face_id: z.string().nullable().optional(),
-  name: NonEmptyString,
-  created: z.int(),
-  description: z.string().optional(),
-  context_length: z.int().nullable(),
-  architecture: ArchitectureSchema,
-  pricing: PricingSchema,
-  top_provider: TopProviderSchema,
-  per_request_limits: PerRequestLimitsSchema.nullable(),
-  supported_parameters: z.array(NonEmptyString),
-  default_parameters: DefaultParametersSchema.nullable(),
-  supported_voices: z.array(NonEmptyString).nullable(),
-  reasoning: ReasoningSchema.optional(),
-  knowledge_cutoff: z.string().nullable().optional(),
-  expiration_date: z.string().nullable().optional(),
-  alias_target: AliasTargetSchema.optional(),
-  links: z.looseObject({ details: NonEmptyString }),
-});
-
-/**
- * An alias of `fixtures/models.json`. `alias` answers with the record of `target` (a base model id).
- * With `alias_target: true` (the `~author/family-latest` kind) the answer keeps the alias as its `id` and carries
- * `alias_target: {slug, name}`; otherwise the target's record is returned unchanged.
- */
-export const AliasSchema = z.strictObject({
-  alias: NonEmptyString,
-  target: NonEmptyString,
-  alias_target: z.boolean().optional(),
-});
+export { GenerationRecordSchema, GenerationsFileSchema, ProviderResponseSchema, type GenerationRecord, type GenerationsFile } from './generation-schema.js';
+export { AliasSchema, ArchitectureSchema, ModelRecordSchema, TopProviderSchema, type Alias, type ModelRecord } from './model-record-schema.js';
 
 /** Speech facts of one TTS model that are not part of its Model record. */
 export const SpeechModelInfoSchema = z.strictObject({
@@ -257,96 +144,14 @@ export const ModelsFileSchema = z.strictObject({
   providers: z.record(z.string(), z.array(ProviderEntrySchema).min(1, 'expected at least one provider')).optional(),
 });
 
-const NullableInt = z.int().nullable();
-
-/** One entry of `provider_responses`: an attempt at one upstream provider. */
-export const ProviderResponseSchema = z.looseObject({
-  id: z.string().optional(),
-  endpoint_id: z.string().optional(),
-  model_permaslug: z.string().optional(),
-  provider_name: z.string().optional(),
-  status: NullableInt,
-  latency: z.number().optional(),
-  is_byok: z.boolean().optional(),
-});
-
-/**
- * A Generation record exactly as `GET /generation?id=` returns it in `data` (`docs/behaviour.md`, "Generation lookup").
- * Every key is required (null allowed except for id, created_at, model, origin, total_cost, usage, is_byok,
- * data_region); `request_id`, `session_id` and `response_cache_source_id` are optional.
- * Costs are USD; latency, moderation_latency and generation_time are milliseconds.
- */
-export const GenerationRecordSchema = z.looseObject({
-  id: NonEmptyString,
-  upstream_id: z.string().nullable(),
-  total_cost: z.number(),
-  cache_discount: z.number().nullable(),
-  upstream_inference_cost: z.number().nullable(),
-  created_at: IsoDateTimeWithOffset,
-  model: NonEmptyString,
-  app_id: NullableInt,
-  streamed: z.boolean().nullable(),
-  cancelled: z.boolean().nullable(),
-  provider_name: z.string().nullable(),
-  latency: z.number().nullable(),
-  moderation_latency: z.number().nullable(),
-  generation_time: z.number().nullable(),
-  finish_reason: z.string().nullable(),
-  service_tier: z.string().nullable(),
-  tokens_prompt: NullableInt,
-  tokens_completion: NullableInt,
-  native_tokens_prompt: NullableInt,
-  native_tokens_completion: NullableInt,
-  native_tokens_completion_images: NullableInt,
-  native_tokens_reasoning: NullableInt,
-  native_tokens_cached: NullableInt,
-  num_media_prompt: NullableInt,
-  num_input_audio_prompt: NullableInt,
-  num_media_completion: NullableInt,
-  num_search_results: NullableInt,
-  num_fetches: NullableInt,
-  web_search_engine: z.string().nullable(),
-  origin: z.string(),
-  usage: z.number(),
-  is_byok: z.boolean(),
-  native_finish_reason: z.string().nullable(),
-  external_user: z.string().nullable(),
-  api_type: z
-    .enum(['completions', 'embeddings', 'rerank', 'decisions', 'tts', 'stt', 'video', 'image'])
-    .nullable(),
-  preset_id: z.string().nullable(),
-  router: z.string().nullable(),
-  provider_responses: z.array(ProviderResponseSchema).nullable(),
-  user_agent: z.string().nullable(),
-  http_referer: z.string().nullable(),
-  data_region: z.enum(['global', 'europe', 'us']),
-  workspace_id: z.string().nullable(),
-  request_id: z.string().nullable().optional(),
-  session_id: z.string().nullable().optional(),
-  response_cache_source_id: z.string().nullable().optional(),
-});
-
-/** The whole of `fixtures/generations.json`. */
-export const GenerationsFileSchema = z.strictObject({
-  generations: z.array(GenerationRecordSchema),
-});
-
-/** A Model record as the gateway serves it (see {@link ModelRecordSchema}). Unknown keys are kept. */
-export type ModelRecord = z.output<typeof ModelRecordSchema>;
-/** An alias entry of `fixtures/models.json` (see {@link AliasSchema}). */
-export type Alias = z.output<typeof AliasSchema>;
 /** Speech facts of one TTS model (see {@link SpeechModelInfoSchema}). */
 export type SpeechModelInfo = z.output<typeof SpeechModelInfoSchema>;
 /** Transcription facts of one speech-to-text model (see {@link TranscriptionModelInfoSchema}). */
 export type TranscriptionModelInfo = z.output<typeof TranscriptionModelInfoSchema>;
 /** One provider of a model (see {@link ProviderEntrySchema}). */
 export type ProviderEntry = z.output<typeof ProviderEntrySchema>;
-/** A Generation record as the gateway serves it (see {@link GenerationRecordSchema}). Unknown keys are kept. */
-export type GenerationRecord = z.output<typeof GenerationRecordSchema>;
 /** Parsed `fixtures/models.json`. */
 export type ModelsFile = z.output<typeof ModelsFileSchema>;
-/** Parsed `fixtures/generations.json`. */
-export type GenerationsFile = z.output<typeof GenerationsFileSchema>;
 
 /**
  * The entry of model `id` in a map keyed by model id (`Fixtures.speech`, `Fixtures.providers`): its own entries only,

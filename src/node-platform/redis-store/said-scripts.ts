@@ -8,11 +8,7 @@
  *
  * @module
  */
-/** A script as ioredis' `defineCommand` takes it (the shape of `ScriptDefinition` of `scripts.ts`, which lists these). */
-export interface SaidScript {
-  readonly numberOfKeys: number;
-  readonly lua: string;
-}
+import type { ScriptDefinition } from './script-base.js';
 
 /**
  * Keeps one said audio. KEYS: use order, use counter, bytes total, entry. ARGV: sha256, text, bound of entries,
@@ -20,7 +16,7 @@ export interface SaidScript {
  * many as it takes, at most every entry kept). A text longer alone than the bound of bytes is not kept (as the
  * memory store does). Returns 1 when kept, 0 when not.
  */
-export const rememberSaid: SaidScript = {
+export const rememberSaid: ScriptDefinition = {
   numberOfKeys: 4,
   lua: `
 if string.len(ARGV[2]) > tonumber(ARGV[4]) then return 0 end
@@ -42,7 +38,7 @@ return 1
 };
 
 /** Finds one said audio and moves it to the most recently used. KEYS: use order, use counter, entry. ARGV: sha256. Returns the text, or nil. */
-export const recallSaid: SaidScript = {
+export const recallSaid: ScriptDefinition = {
   numberOfKeys: 3,
   lua: `
 local text = redis.call('GET', KEYS[3])

@@ -9,8 +9,9 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { VARIANTS } from '../../../src/core/catalog/variants.js';
 import { MAX_BODY_BYTES } from '../../../src/core/http/request.js';
-import { ALL_VOICES, aliasIds, baseIds, speechById, speechModels } from './fixtures.js';
+import { ALL_VOICES, aliasIds, baseIds, speechById, speechModels, type SpeechModel } from './fixtures.js';
 import { json, utf8 } from './request.js';
+import { SHAPE_MUTATIONS, applyShapes, mutateShape, shapeExtras } from './speech-shapes.js';
 import { REAL_KEYS, anyChar, anyText, keyArb, longString, maybe, wild } from './values.js';
 
 /** A generated body and the generator branch that made it (`undefined` bytes: no body at all). */
@@ -33,10 +34,14 @@ const shortInput = fc.oneof(
   { arbitrary: fc.string({ unit: anyChar, minLength: 1, maxLength: 6 }), weight: 2 },
 );
 
-/** A valid speech request (a known speech model and one of its voices; short input; optional extras). */
-export const validSpeech: fc.Arbitrary<Record<string, unknown>> = fc
+/**
+ * Valid speech requests to one of `models` (one of its voices; short input; optional extras; for the models that
+ * take them, sometimes turns, reference clips or an image, and a data policy one of its providers meets), with what
+ * of the newer shapes each carries (`speech-shapes.ts`).
+ */
+const validSpeechOf = (models: readonly SpeechModel[]): fc.Arbitrary<{ body: Record<string, unknown>; tags: string[] }> => fc
   .record({
-    model: fc.constantFrom(...speechModels),
+    model: fc.constantFrom(...models),
     variant: fc.oneof({ arbitrary: fc.constant(''), weight: 12 }, { arbitrary: fc.constantFrom(...VARIANTS).map((v) => `:${v}`), weight: 2 }),
     voiceIndex: fc.nat(),
     format: fc.oneof(fc.constant(undefined), fc.constantFrom('mp3', 'pcm')),
@@ -46,18 +51,27 @@ export const validSpeech: fc.Arbitrary<Record<string, unknown>> = fc
     sessionId: maybe(anyText(16), 25),
     user: maybe(anyText(16), 25),
     provider: maybe(fc.oneof(fc.constant({}), fc.constant({ options: {} }), fc.dictionary(anyText(8), wild, { maxKeys: 2 }).map((options) => ({ options }))), 20),
-    junk: fc.dictionary(fc.oneof(fc.constantFrom('trace', 'stream', 'instructions', 'x', '😀', '\ud800'), anyText(6)).filter((k) => !(REAL_KEYS as readonly string[]).includes(k) && k !== '__proto__'), wild, { maxKeys: 2 }),
+    junk: fc.dictionary(fc.oneof(fc.constantFrom('trace', 'stream', 'x', '😀', '\ud800'), anyText(6)).filter((k) => !(REAL_KEYS as readonly string[]).includes(k) && k !== '__proto__'), wild, { maxKeys: 2 }),
+    extras: shapeExtras(shortInput),
   })
-  .map(({ model, variant, voiceIndex, format, input, speed, otherSpeed, sessionId, user, provider, junk }) => {
+  .map(({ model, variant, voiceIndex, format, input, speed, otherSpeed, sessionId, user, provider, junk, extras }) => {
     const body: Record<string, unknown> = { ...junk, model: model.id + variant, input, voice: model.voices === null ? `any-voice-${voiceIndex % 7}` : model.voices[voiceIndex % model.voices.length] };
     if (format !== undefined && model.formats.includes(format)) body.response_format = format;
-    if (model.speed && speed !== null) body.speed = speed;
-    if (!model.speed && otherSpeed !== null) body.speed = otherSpeed;
+    // In its range where the model has one; any number where it ignores speed; only 1 where it refuses the others.
+    if (model.speed && speed !== null) body.speed = Math.min(model.speed.max, Math.max(model.speed.min, speed));
+    if (!model.speed && otherSpeed !== null) body.speed = model.speedRefusal ? 1 : otherSpeed;
     if (sessionId !== null) body.session_id = sessionId;
     if (user !== null) body.user = user;
     if (provider !== null) body.provider = provider;
-    return body;
+    return { body, tags: applyShapes(body, model, extras) };
   });
+
+/** A valid speech request to any speech model, and what of the newer shapes it carries. */
+const taggedValidSpeech = validSpeechOf(speechModels);
+/** A valid speech request (see {@link validSpeechOf}). */
+export const validSpeech: fc.Arbitrary<Record<string, unknown>> = taggedValidSpeech.map(({ body }) => body);
+/** A valid speech request to a model that takes turns or references, as a body named `valid+<shapes>`. */
+const shapedValidSpeech: fc.Arbitrary<Body> = validSpeechOf(speechModels.filter((m) => m.multiSpeaker || m.inputs.length > 0)).map(({ body, tags }) => ({ kind: ['valid', ...tags].join('+'), bytes: json(body) }));
 
 /** A valid request with one thing wrong (or, for some mutations, still right: e.g. BOM, whitespace). */
 const nearlyValidSpeech: fc.Arbitrary<Body> = fc
@@ -86,6 +100,7 @@ const nearlyValidSpeech: fc.Arbitrary<Body> = fc
       'utf16',
       'gzip',
       'duplicate-keys',
+      ...SHAPE_MUTATIONS,
     ),
     fc.nat(),
     wild,
@@ -104,7 +119,7 @@ const nearlyValidSpeech: fc.Arbitrary<Body> = fc
         b[pick(REAL_KEYS)] = typeof value === 'string' ? n : value;
         return { kind: mutation, bytes: json(b) };
       case 'empty-string':
-        b[pick(['model', 'input', 'voice', 'response_format', 'session_id', 'user'])] = '';
+        b[pick(['model', 'input', 'voice', 'response_format', 'session_id', 'user', 'instructions'])] = '';
         return { kind: mutation, bytes: json(b) };
       case 'wrong-voice':
         b.voice = pick([...ALL_VOICES, 'ALLOY', 'alloy ', ' alloy', 'nobody', '']);
@@ -135,7 +150,7 @@ const nearlyValidSpeech: fc.Arbitrary<Body> = fc
         b.model = pick(['openai/gpt-4o-mini-tts', 'OPENAI/gpt-4o-mini-tts-2025-12-15', ' openai/gpt-4o-mini-tts-2025-12-15', 'openai/gpt-4o-mini-tts-2025-12-15:bogus', 'openai/gpt-4o-mini-tts-2025-12-15:free:nitro', 'openai%2Fgpt-4o-mini-tts-2025-12-15', '~openai/gpt-latest', 'x', '/', ':free']);
         return { kind: mutation, bytes: json(b) };
       case 'null-optional':
-        b[pick(['response_format', 'speed', 'provider', 'session_id', 'user'])] = null;
+        b[pick(['response_format', 'speed', 'provider', 'session_id', 'user', 'instructions', 'input_references', 'voice'])] = null;
         return { kind: mutation, bytes: json(b) };
       case 'provider-shape':
         b.provider = pick([[], 'openai', 1, { options: [] }, { options: 'x' }, { options: null }, { options: { openai: null } }, { order: ['openai'] }, { options: [1, 2] }]);
@@ -161,6 +176,9 @@ const nearlyValidSpeech: fc.Arbitrary<Body> = fc
         return { kind: mutation, bytes: gzipSync(text()) };
       case 'duplicate-keys':
         return { kind: mutation, bytes: utf8.encode(`{"model":1,"voice":null,"input":[],${text().slice(1)}`) };
+      default:
+        mutateShape(b, mutation, n);
+        return { kind: mutation, bytes: json(b) };
     }
   });
 
@@ -211,7 +229,9 @@ const hugeBody: fc.Arbitrary<Body> = fc
   .map(([size, pad]) => ({ kind: `huge-${size}`, bytes: paddedSpeech(size, pad) }));
 /** Any speech body, weighted towards the nearly valid (most of the validation) and the valid (the successes). */
 export const speechBody: fc.Arbitrary<Body> = fc.oneof(
-  { arbitrary: validSpeech.map((b) => ({ kind: 'valid', bytes: json(b) })), weight: 45 },
+  { arbitrary: taggedValidSpeech.map(({ body, tags }) => ({ kind: ['valid', ...tags].join('+'), bytes: json(body) })), weight: 45 },
+  // The models that take turns or references, more often than one in thirteen.
+  { arbitrary: shapedValidSpeech, weight: 15 },
   { arbitrary: nearlyValidSpeech, weight: 400 },
   { arbitrary: randomShapeSpeech, weight: 250 },
   { arbitrary: nonObjectJson, weight: 50 },

@@ -21,8 +21,17 @@ export interface SpeechModel {
   maxChars: number;
   /** The `speed` range it honors, or `null` when it ignores `speed`. */
   speed: { min: number; max: number } | null;
-  /** Whether it takes `input_references` (its speech entry's input modalities include audio). */
-  references: boolean;
+  /** Whether a non-default `speed` is refused where it has no range (`speed_refusal`: Gemini TTS), rather than ignored. */
+  speedRefusal: boolean;
+  /** Whether `input` may be a list of turns (`multi_speaker`). */
+  multiSpeaker: boolean;
+  /** What `input_references` may carry: `audio` (reference clips), `image` (voice design); its speech entry's `input_modalities`. */
+  inputs: readonly string[];
+  /**
+   * The data policy of each provider serving it (`providers` of models.json; a provider that states none, or a model
+   * without an entry, counts as retaining and training).
+   */
+  policies: readonly { zdr: boolean; training: boolean }[];
 }
 
 /** Every model with a speech fixture and the `speech` output modality. */
@@ -34,7 +43,10 @@ export const speechModels: SpeechModel[] = fixtures.models
     formats: fixtures.speech[m.id]!.response_formats,
     maxChars: fixtures.speech[m.id]!.max_input_chars,
     speed: fixtures.speech[m.id]!.speed_range ?? (fixtures.speech[m.id]!.supports_speed === true ? { min: 0.25, max: 4 } : null),
-    references: fixtures.speech[m.id]!.input_modalities?.includes('audio') === true,
+    speedRefusal: fixtures.speech[m.id]!.speed_refusal === true,
+    multiSpeaker: fixtures.speech[m.id]!.multi_speaker === true,
+    inputs: fixtures.speech[m.id]!.input_modalities ?? [],
+    policies: (Object.hasOwn(fixtures.providers ?? {}, m.id) ? fixtures.providers![m.id]! : [{}]).map((p) => ('data_policy' in p && p.data_policy ? p.data_policy : { zdr: false, training: true })),
   }));
 /** {@link speechModels} by id. */
 export const speechById = new Map(speechModels.map((m) => [m.id, m]));

@@ -113,18 +113,20 @@ function checkSuccess(e: Expectation, outcome: Extract<Outcome, { kind: 'respons
     if (!GEN_ID.test(headers['x-generation-id'] ?? '')) fail(`X-Generation-Id ${JSON.stringify(headers['x-generation-id'])}`);
     if (outcome.bodyError) return; // truncated-audio: cut on purpose
     if (body.byteLength === 0) fail('empty audio');
-    // Length follows ~15 characters a second divided by speed; at least one MP3 frame of silence.
-    const seconds = Math.max(s.characters / 15 / s.speed, 0.1);
+    // Length follows ~15 characters a second divided by speed, at least 0.1 s for each piece (each turn is said on
+    // its own, one after the other); at least one MP3 frame of silence.
+    const seconds = s.pieces.reduce((sum, characters) => sum + Math.max(characters / 15 / s.speed, 0.1), 0);
+    const characters = s.pieces.reduce((sum, n) => sum + n, 0);
     if (s.format === 'pcm') {
       if (body.byteLength % 2 !== 0) fail('PCM with an odd number of bytes');
       const samples = body.byteLength / 2;
-      if (samples < 576 || samples > 24_000 * seconds * 1.1 + 2_400) fail(`PCM of ${samples} samples for ${s.characters} characters at speed ${s.speed}`);
+      if (samples < 576 || samples > 24_000 * seconds * 1.1 + 2_400 * s.pieces.length) fail(`PCM of ${samples} samples for ${characters} characters in ${s.pieces.length} piece(s) at speed ${s.speed}`);
     } else {
       const sync = body[0] === 0xff && (body[1]! & 0xe0) === 0xe0;
       const id3 = body[0] === 0x49 && body[1] === 0x44 && body[2] === 0x33;
       if (!sync && !id3) fail('MP3 that starts with neither a frame sync nor ID3');
       // 24 kHz mono MPEG-2 layer III: well under 64 kbit/s.
-      if (body.byteLength > 8_000 * (seconds * 1.1 + 0.5) + 2_000) fail(`MP3 of ${body.byteLength} bytes for ${s.characters} characters at speed ${s.speed}`);
+      if (body.byteLength > 8_000 * (seconds * 1.1 + 0.5) + 2_000 * s.pieces.length) fail(`MP3 of ${body.byteLength} bytes for ${characters} characters in ${s.pieces.length} piece(s) at speed ${s.speed}`);
     }
     return;
   }

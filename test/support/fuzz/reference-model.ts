@@ -1,7 +1,7 @@
 /**
  * The reference model: from the gateway's documented behavior (docs/api.md and docs/scenarios.md; the operations
  * `createAudioSpeech`, `getModel`, `getGeneration`, and the discovery and account reads of
- * `discovery.ts`) and what the fixtures and scenario files say, which answers a generated request may get. Written apart from `src/`, so the fuzz suites compare
+ * `discovery.ts`) and what the fixtures and scenario files say, which answers a generated request may get; a speech body's outcome is `speech-oracle.ts`. Written apart from `src/`, so the fuzz suites compare
  * the simulator with an independent statement of the same rules.
  *
  * @module
@@ -9,9 +9,10 @@
 import { MAX_BODY_BYTES } from '../../../src/core/http/request.js';
 import { MSW_MAJOR } from '../modes.js';
 import { discoveryOutcome, discoveryRoute, type DiscoveryBody, type DiscoveryOperation, type DiscoveryRoute, type FuzzKey } from './discovery.js';
-import { answeredModelId, knownModelIds, speechModelOf, type GenerationIds } from './fixtures.js';
-import { isObject, short, type FuzzRequest, type FuzzedOperation } from './request.js';
+import { answeredModelId, knownModelIds, type GenerationIds } from './fixtures.js';
+import { short, type FuzzRequest, type FuzzedOperation } from './request.js';
 import { scenarioEffect, type RawAnswer } from './scenarios.js';
+import { speechOutcome, type SpeechAudioExpectation } from './speech-oracle.js';
 import type { Seen } from './transports.js';
 
 /** The answers a request may get, and what a 200 must carry. */
@@ -26,8 +27,8 @@ export interface Expectation {
   truncatedAudio: boolean;
   /** Why: the steps of the model, for failure messages. */
   why: string[];
-  /** For a speech 200: the format, the input's length in code points and the speed, for the audio's length. */
-  speech?: { format: 'mp3' | 'pcm'; characters: number; speed: number } | undefined;
+  /** For a speech 200: the format, the code points of each piece said and the speed, for the audio's length. */
+  speech?: SpeechAudioExpectation | undefined;
   /** For a model 200: the id `data.id` must have. */
   modelId?: string | undefined;
   /** For a generation 200: the id `data.id` must have. */
@@ -87,57 +88,6 @@ function route(path: string): Route | undefined {
   return m ? { operation: 'model', method: 'GET', author: m[1]!, slug: m[2]! } : undefined;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The documented outcome of a speech body (docs/api.md "Speech"): statuses, and the audio a 200 carries. */
-function speechOutcome(body: Uint8Array | undefined, why: string[]): Pick<Expectation, 'statuses' | 'speech'> {
-  const no = (status: number, reason: string) => {
-    why.push(reason);
-    return { statuses: new Set([status]) };
-  };
-  if (body && body.byteLength > MAX_BODY_BYTES) return no(413, 'body over 1 MiB');
-  if (!body || body.byteLength === 0) return no(400, 'no body');
-  let value: unknown;
-  try {
-    value = JSON.parse(strictUtf8.decode(body));
-  } catch {
-    return no(400, 'not UTF-8 JSON');
-  }
-  if (!isObject(value)) return no(400, 'not a JSON object');
-  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
-  const opt = (key: string, ok: (v: unknown) => boolean) => !Object.hasOwn(value, key) || ok((value as Record<string, unknown>)[key]);
-  if (!str(value.model) || !str(value.input) || !str(value.voice)) return no(400, 'model, input, voice: non-empty strings');
-  if (!opt('response_format', (v) => v === 'mp3' || v === 'pcm')) return no(400, 'response_format: mp3 or pcm');
-  if (!opt('speed', (v) => typeof v === 'number' && Number.isFinite(v))) return no(400, 'speed: a finite number');
-  if (!opt('provider', (v) => isObject(v) && (!Object.hasOwn(v, 'options') || isObject(v.options)))) return no(400, 'provider: an object, options an object');
-  if (!opt('session_id', (v) => typeof v === 'string') || !opt('user', (v) => typeof v === 'string')) return no(400, 'session_id, user: strings');
-  if (!opt('session_id', (v) => (v as string).length <= 256)) return no(400, 'session_id: at most 256 characters');
-  if (!opt('instructions', (v) => typeof v === 'string')) return no(400, 'instructions: a string');
-  if (!opt('input_references', (v) => Array.isArray(v) && v.every(isReference))) return no(400, 'input_references: an array of reference parts');
-  const found = speechModelOf(value.model as string);
-  if (found === undefined) return no(400, 'unknown model');
-  if (found === 'not-speech') return no(400, 'not a speech model');
-  const { model, variant } = found;
-  const format = ((value.response_format as string | undefined) ?? 'pcm') as 'mp3' | 'pcm';
-  if (model.voices !== null && !model.voices.includes(value.voice as string)) return no(400, 'voice not supported by the model');
-  if (!model.formats.includes(format)) return no(400, 'format not supported by the model');
-  const references = (value.input_references as { type: string }[] | undefined) ?? [];
-  if (references.length > 0) {
-    const audio = references.filter((part) => part.type === 'input_audio').length;
-    if (audio !== 1 || references.length - audio > 1) return no(400, 'input_references: one input_audio part, at most one text part');
-    if (!model.references) return no(400, 'input_references: the model takes no reference audio');
-  }
-  const characters = [...(value.input as string)].length;
-  if (characters > model.maxChars) return no(400, 'input over the model limit');
-  let speed = 1;
-  if (model.speed && Object.hasOwn(value, 'speed')) {
-    speed = value.speed as number;
-    if (speed < model.speed.min || speed > model.speed.max) return no(400, `speed out of ${model.speed.min}..${model.speed.max}`);
-  }
-  why.push(variant === 'free' ? 'valid speech, :free (20 a minute)' : 'valid speech');
-  return { statuses: new Set(variant === 'free' ? [200, 429] : [200]), speech: { format, characters, speed } };
-}
-
 /** What the operation needs to know of the gateway besides the request: its generation records and keys file. */
 interface World {
   known: GenerationIds;
@@ -189,6 +139,12 @@ function headBytes(req: FuzzRequest, seen: Seen): number {
   return req.method.length + seen.path.length + seen.query.length + 200 + req.headers.reduce((n, [name, value]) => n + name.length + Buffer.byteLength(value, 'latin1') + 4, 0);
 }
 
+/**
+ * The methods whose body the standalone server reads (and refuses past 1 MiB); the body of any other (`GET`, `HEAD`)
+ * is left unread, and the gateway answers as if there were none.
+ */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /** Node's default limit on the request line and headers (`--max-http-header-size`), bytes. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -196,21 +152,13 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * What the gateway may answer, from its documented pipeline: route (404) → method (405) → bearer key (401) →
  * `X-Mock-Status` / `X-Mock-Scenario` (400 when invalid) → the scenario's rules (`scenarios.ts`) or the
  * operation. In `server` mode Node's and the server's HTTP layer come first (431 for a head over 16 KiB, 400 for a
- * path that does not decode, 413 for a body over 1 MiB). With a keys file, a key it does not list is a 401 too.
+ * path that does not decode, 413 for a body over 1 MiB of a method whose body it reads). With a keys file, a key it
+ * does not list is a 401 too.
  *
  * @param seen what the transport delivers of the URL (`Transport.seen`).
  * @param known the generation records there are, for `getGeneration`.
  * @param keys the gateway's keys file, if it was started with one.
  */
-/** One part of `input_references` the speech request takes: `input_audio` with base64 `data` (1 to 20,971,520 characters) and an optional string `format`, or `text` of at most 10,000 characters. */
-function isReference(part: unknown): boolean {
-  if (!isObject(part)) return false;
-  if (part.type === 'text') return typeof part.text === 'string' && part.text.length <= 10_000;
-  if (part.type !== 'input_audio' || !isObject(part.input_audio)) return false;
-  const { data, format } = part.input_audio as Record<string, unknown>;
-  return typeof data === 'string' && data.length >= 1 && data.length <= 20_971_520 && (format === undefined || typeof format === 'string');
-}
-
 export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', known: GenerationIds, keys?: readonly FuzzKey[]): Expectation {
   const why: string[] = [];
   const e: Expectation = { statuses: new Set(), networkError: false, raw: [], truncatedAudio: false, why };
@@ -222,12 +170,12 @@ export function predict(req: FuzzRequest, seen: Seen, mode: 'msw' | 'server', kn
   };
   if (mode === 'server') {
     // The standalone server's HTTP layer answers before the gateway: headers over Node's limit (431), a path
-    // that is not valid percent-encoded UTF-8 (400, the server's path check), a body over the limit (413, unread).
+    // that is not valid percent-encoded UTF-8 (400, the server's path check), a body it reads over the limit (413).
     const head = headBytes(req, seen);
     if (head > MAX_HEADER_BYTES + 600) return only('request head over 16 KiB', 431);
     if (head > MAX_HEADER_BYTES - 600) only('request head near 16 KiB', 431);
     if (!decodes(seen.path.split('#')[0]!)) return only('path (before any #) is not valid percent-encoded UTF-8', 400);
-    if (req.body && req.body.byteLength > MAX_BODY_BYTES) return only('body over 1 MiB', 413);
+    if (req.body && req.body.byteLength > MAX_BODY_BYTES && BODY_METHODS.has(req.method)) return only('body over 1 MiB', 413);
   }
   if (mode === 'msw' && !seen.path.startsWith('/api/v1/')) {
     // Outside the gateway's base the handlers leave requests alone (onUnhandledRequest: error).

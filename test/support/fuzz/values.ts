@@ -53,7 +53,7 @@ export const scalar: fc.Arbitrary<unknown> = fc.oneof(
 
 const JUNK_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '', ' model', 'Model', 'MODEL', 'input ', 'voice\u0000', 'trace', 'stream', 'instructions', '😀', '\ud800', 'a'.repeat(300)];
 /** The keys of a speech request body (`createAudioSpeech`). */
-export const REAL_KEYS = ['model', 'input', 'voice', 'response_format', 'speed', 'provider', 'session_id', 'user'] as const;
+export const REAL_KEYS = ['model', 'input', 'voice', 'response_format', 'speed', 'provider', 'session_id', 'user', 'instructions', 'input_references'] as const;
 /** Object keys: the real ones, junk (prototype names, case and whitespace variants, empty, long), any text. */
 export const keyArb = fc.oneof(fc.constantFrom(...REAL_KEYS), fc.constantFrom(...JUNK_KEYS), anyText(12));
 

@@ -1,0 +1,34 @@
+/**
+ * The GitHub Actions job `docs/ci.md` gives (`examples/ci/github-actions.yml`): a workflow that runs `.ci/run` in
+ * Debian 12 (where `.ci/run` installs the tests' tools as root) on a Node.js the package supports, within CI's 90
+ * minutes. GitHub itself is not reachable here; what the job depends on is checked: its YAML, its image, its step, and
+ * that `.ci/run` installs each tool the suite fails without under `CI`.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = new URL('../', import.meta.url);
+const workflow = parse(readFileSync(new URL('examples/ci/github-actions.yml', root), 'utf8')) as {
+  on: string[];
+  jobs: Record<string, { 'runs-on': string; container: string; 'timeout-minutes': number; steps: Record<string, string>[] }>;
+};
+const ciRun = readFileSync(new URL('.ci/run', root), 'utf8');
+
+describe('the GitHub Actions job of docs/ci.md', () => {
+  it('runs .ci/run in Debian 12 on a supported Node.js, on pushes and pull requests, within an hour', () => {
+    expect(workflow.on).toEqual(['push', 'pull_request']);
+    const job = workflow.jobs.test!;
+    expect(job.container).toMatch(/^node:(\d+)-bookworm$/);
+    const major = Number(/^node:(\d+)/.exec(job.container)![1]);
+    const engines = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(major).toBeGreaterThanOrEqual(Number(/>=(\d+)/.exec(engines)![1]));
+    expect(job['timeout-minutes']).toBeLessThanOrEqual(90);
+    expect(job.steps).toEqual([{ uses: 'actions/checkout@v4' }, { run: 'bash .ci/run' }]);
+  });
+
+  it('.ci/run installs every tool the suite needs under CI, then runs npm ci and npm test', () => {
+    for (const tool of ['chromium', 'redis-server', 'ffmpeg', 'pocketsphinx pocketsphinx-en-us', 'curl jq python3', 'python3-venv', "'openai"]) expect(ciRun, tool).toContain(tool);
+    expect(ciRun.indexOf('npm ci')).toBeLessThan(ciRun.indexOf('npm test'));
+  });
+});
