@@ -15,7 +15,9 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { index: 'dist/index.js', server: 'dist/server/index.js', express: 'dist/express/index.js', vitest: 'dist/vitest/index.js' },
+  // The words threads' code (src/node-platform/words-worker.ts) is an entry of its own, beside the chunks: the pool
+  // starts it from the folder of its own chunk (new URL('./words-worker.js', import.meta.url)).
+  entryPoints: { index: 'dist/index.js', server: 'dist/server/index.js', express: 'dist/express/index.js', vitest: 'dist/vitest/index.js', 'words-worker': 'dist/node-platform/words-worker.js' },
   outdir: 'dist/lib',
   splitting: true,
   chunkNames: '[name]-[hash]',

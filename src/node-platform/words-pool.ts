@@ -83,8 +83,8 @@ const holders = new Map<object, number>();
 let nextId = 1;
 
 /**
- * Where the thread's code is: `words-worker.js` beside this module (built: `dist/node-platform/`, or `dist/bin/` for
- * the bundled CLI), else, run from the TypeScript sources (the test suite, `npm run dev`), `words-worker.ts` loaded
+ * Where the thread's code is: `words-worker.js` beside this module (built: `dist/node-platform/`, `dist/lib/` for the
+ * bundled package entries, or `dist/bin/` for the bundled CLI), else, run from the TypeScript sources (the test suite, `npm run dev`), `words-worker.ts` loaded
  * through tsx in the thread.
  */
 function startWorker(): Worker {
