@@ -15,7 +15,7 @@ import { SPEED_RANGE } from '../audio/types.js';
 import { ProviderPreferencesSchema } from '../http/provider-preferences.js';
 
 /** `value` named for an error message: `null`, `an array`, `number 3`, `string "x"`, `an object`. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return `number ${value}`; // JSON.stringify would say null for Infinity and NaN
@@ -33,7 +33,7 @@ const MAX_REFERENCE_CHARS = 20_971_520;
 /** Longest `text` of a reference, characters (the OpenAPI's `SpeechInputReferenceText`). */
 const MAX_REFERENCE_TEXT_CHARS = 10_000;
 /** Most `input_audio` parts of `input_references` ("1 to 3 reference clips"). */
-export const MAX_REFERENCE_CLIPS = 3;
+const MAX_REFERENCE_CLIPS = 3;
 /** An image as a data URL, the form `image_url.url` takes for voice design. */
 const IMAGE_DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
 
