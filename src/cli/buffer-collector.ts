@@ -23,8 +23,7 @@
  *
  * @module
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { exposedGc } from '../node-platform/exposed-gc.js';
 
 /** `ArrayBuffer` growth past the lowest reading since the last collection that starts a full collection, bytes. */
 export const BUFFER_GARBAGE_BYTES = 8 * 1024 * 1024;
@@ -32,8 +31,6 @@ export const BUFFER_GARBAGE_BYTES = 8 * 1024 * 1024;
 /** How often the collector reads `process.memoryUsage().arrayBuffers`, ms. */
 export const CHECK_INTERVAL_MS = 100;
 
-/** V8's `gc()` with options (`--expose-gc`); the asynchronous form resolves once the collection has run. */
-type GcFunction = (options: { type: 'major'; execution: 'async' }) => Promise<void>;
 
 /** A running collector. */
 export interface BufferCollector {
@@ -85,16 +82,4 @@ export function startBufferCollector(options: { garbageBytes?: number; intervalM
     },
     stop: () => clearInterval(timer),
   };
-}
-
-/** V8's `gc()`, taken from a fresh context after setting `--expose-gc`; `undefined` if that does not give one. */
-function exposedGc(): GcFunction | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-    setFlagsFromString('--no-expose-gc');
-    return typeof gc === 'function' ? (gc as GcFunction) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -12,8 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { exposedGc } from './exposed-gc.js';
 import { loadMp3Encoder, mp3EncoderReady } from '../core/audio/mp3.js';
 import { wordByteChunks } from '../core/audio/stream.js';
 import type { AudioFormat, SynthesisRequest } from '../core/audio/types.js';
@@ -77,24 +76,11 @@ async function say(id: number, req: SynthesisRequest, format: AudioFormat): Prom
   }
 }
 
-/** V8's `gc()` with options (`--expose-gc`). */
-type Gc = (options: { type: 'major'; execution: 'async' }) => Promise<void>;
-
 /**
- * This thread's `gc()`, taken from a fresh context with `--expose-gc` set for that moment (as
- * `src/cli/buffer-collector.ts` does): the thread is the simulator's own, and each Flite run leaves a dead instance
+ * This thread's `gc()` (`exposed-gc.ts`): the thread is the simulator's own, and each Flite run leaves a dead instance
  * of 17 MB of WebAssembly memory, which V8 would let pile up for a while. `undefined` where the runtime gives none.
  */
-const gc = ((): Gc | undefined => {
-  try {
-    setFlagsFromString('--expose-gc');
-    const found: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-    setFlagsFromString('--no-expose-gc');
-    return typeof found === 'function' ? (found as Gc) : undefined;
-  } catch {
-    return undefined;
-  }
-})();
+const gc = exposedGc();
 let collecting = false;
 
 /**
