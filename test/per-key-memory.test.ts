@@ -22,7 +22,7 @@ const MiB = 1024 * 1024;
  * Bounds on what the keys may add, MiB: to the heap after GC, to RSS, and to the heap once a reset has freed them.
  * Keyed by the keys themselves, each key would keep about 16 KB: 31 MiB for 2,000 keys, 94 MiB for 6,000. Measured
  * on Node.js 20, 22 and 24: 2,000 keys add 4.1 to 4.4 MiB of heap, 4.5 to 14 MiB of RSS, 0.8 to 1.1 MiB after the
- * reset; 6,000 keys 9 to 9.5 MiB, 11 to 30 MiB, 2.6 MiB.
+ * reset; 6,000 keys (Node.js 20 and 24) 9.5 to 9.6 MiB, 13 to 30 MiB, 2.6 to 2.7 MiB.
  */
 const BOUNDS_MIB = loadSize({ heap: 8, rss: 24, afterReset: 2 }, { heap: 16, rss: 40, afterReset: 4 });
 const WARM_UP_KEYS = 300;
