@@ -1,9 +1,29 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/** Whether this run is the load layer (`npm run test:load`, env `MOCKROUTER_LOAD=1`; test/support/load-layer.ts). */
+const LOAD = process.env.MOCKROUTER_LOAD === '1';
+
+/**
+ * The files that hold the load layer's tests (tagged `load`): the fuzz suites, the load test, the per-key memory
+ * test, the disconnect soak of the bad clients and the two measurements of the store tests.
+ */
+export const LOAD_FILES = [
+  'test/fuzz-msw.test.ts',
+  'test/fuzz-server.test.ts',
+  'test/load.test.ts',
+  'test/per-key-memory.test.ts',
+  'test/bad-clients.test.ts',
+  'test/replicas-store-state.test.ts',
+  'test/replicas-faults.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // The load layer runs its files only (and in them, with `--tags-filter=load`, only the tests tagged `load`);
+    // `npm test` runs every file.
+    include: LOAD ? LOAD_FILES : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    tags: [{ name: 'load', description: 'the load layer: full-size fuzz, load, soak and memory tests, the store measurements (npm run test:load)' }],
     // examples/recording/replay.test.ts replays a folder recorded by `mockrouter record`: the suite runs it from
     // test/recording-examples.test.ts on a folder recorded there (RECORDED_DIR), not on its own (it has none).
     exclude: process.env.RECORDED_DIR === undefined ? [...configDefaults.exclude, 'examples/recording/replay.test.ts'] : configDefaults.exclude,

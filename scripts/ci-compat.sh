@@ -6,7 +6,7 @@
 # the locked msw is put back afterwards, whatever happens. Needs dist/ built (run after `npm test`).
 # These runs are where test/openai7-clients.test.ts (the openai client 7.x, which needs Node.js 22) runs: on the
 # machine's Node.js 20 it is skipped.
-# Env: COMPAT_NODES (default "22 24"), FUZZ_RUNS (default 2000), LOAD_SECONDS (default 4).
+# Env: COMPAT_NODES (default "22 24"), FUZZ_RUNS (default 2000), LOAD_SECONDS (default 4): those of `npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,9 @@ lock_unchanged() {
   git diff --exit-code --quiet -- package.json package-lock.json || { echo "ci-compat: the lock file changed" >&2; exit 1; }
 }
 
-# The property-based and load tests already ran at full size in `npm test`; here they run smaller.
+# The load layer (the fuzz suites at full size, the load, soak and memory tests at full size, the store
+# measurements) already ran in `npm run test:load`; here the suite runs at the sizes of `npm test`
+# (test/support/load-layer.ts), which these two defaults repeat so the header line shows them.
 export FUZZ_RUNS="${FUZZ_RUNS:-2000}" LOAD_SECONDS="${LOAD_SECONDS:-4}"
 
 # node_for MAJOR: installs that Node.js major from the npm `node` package; prints the path of its binary.

@@ -2,11 +2,14 @@
  * The GitHub Actions job `docs/ci.md` gives (`examples/ci/github-actions.yml`): a workflow that runs `.ci/run` in
  * Debian 12 (where `.ci/run` installs the tests' tools as root) on a Node.js the package supports, within CI's 90
  * minutes. GitHub itself is not reachable here; what the job depends on is checked: its YAML, its image, its step, and
- * that `.ci/run` installs each tool the suite fails without under `CI`.
+ * that `.ci/run` installs each tool the suite fails without under `CI`. And the load layer
+ * (`test/support/load-layer.ts`): `.ci/run` runs `npm run test:load` after `npm test`, and that run reaches every test
+ * file that holds a test of the layer.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LOAD_FILES } from '../vitest.config.js';
 
 const root = new URL('../', import.meta.url);
 const workflow = parse(readFileSync(new URL('examples/ci/github-actions.yml', root), 'utf8')) as {
@@ -30,5 +33,26 @@ describe('the GitHub Actions job of docs/ci.md', () => {
   it('.ci/run installs every tool the suite needs under CI, then runs npm ci and npm test', () => {
     for (const tool of ['chromium', 'redis-server', 'ffmpeg', 'pocketsphinx pocketsphinx-en-us', 'curl jq python3', 'python3-venv', "'openai"]) expect(ciRun, tool).toContain(tool);
     expect(ciRun.indexOf('npm ci')).toBeLessThan(ciRun.indexOf('npm test'));
+  });
+});
+
+describe('the load layer', () => {
+  it('.ci/run runs npm run test:load after npm test and before the compatibility runs, with its own header line', () => {
+    const steps = ['\nnpm test\n', '(npm run test:load)"\nnpm run test:load\n', '\nbash scripts/ci-compat.sh\n'].map((step) => ciRun.indexOf(step));
+    expect(steps[0]).toBeGreaterThan(0);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+  });
+
+  it('npm run test:load runs vitest.config.ts\u2019s load files: every test file that imports LOAD_TAG or itLoad', () => {
+    const scripts = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test:load']).toBe('MOCKROUTER_LOAD=1 vitest run --tags-filter=load');
+    const tagged = ['test', 'examples'].flatMap((dir) =>
+      readdirSync(new URL(`${dir}/`, root), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.test.ts'))
+        .map((file) => `${dir}/${file.split('\\').join('/')}`)
+        .filter((file) => /import \{[^}]*\b(LOAD_TAG|itLoad)\b[^}]*\} from '\.\/support\/load-layer\.js'/.test(readFileSync(new URL(file, root), 'utf8'))),
+    );
+    expect(tagged.length).toBeGreaterThan(0);
+    expect([...LOAD_FILES].sort()).toEqual(tagged.sort());
   });
 });

@@ -1,10 +1,10 @@
 /**
- * Property-based fuzzing of the in-process mode (msw `setupServer` with the handlers): ≥ 10,000 generated
- * requests per operation (`FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides): speech, the model and
- * generation lookups, the discovery reads (`/models`, `/models/count`, `/models/{author}/{slug}/endpoints`) and the
- * account reads (`/key`, `/credits`), these also against a gateway with a keys file. Every answer must be a
- * documented success or a well-formed envelope (see `support/fuzz/oracle.ts` for the oracle and
- * `support/fuzz/reference-model.ts` for the reference model).
+ * Property-based fuzzing of the in-process mode (msw `setupServer` with the handlers): 2,000 generated requests per
+ * operation in `npm test`, 10,000 in `npm run test:load` (`FUZZ_RUNS` overrides; `support/load-layer.ts`), fixed seed
+ * (`FUZZ_SEED` overrides): speech, the model and generation lookups, the discovery reads (`/models`,
+ * `/models/count`, `/models/{author}/{slug}/endpoints`) and the account reads (`/key`, `/credits`), these also
+ * against a gateway with a keys file. Every answer must be a documented success or a well-formed envelope (see
+ * `support/fuzz/oracle.ts` for the oracle and `support/fuzz/reference-model.ts` for the reference model).
  * The properties shared with the other mode are in `support/fuzz/cases.ts`, run by `support/fuzz/suite.ts`.
  *
  * The standalone server has its own file: while `setupServer` listens, its handlers would also answer requests
@@ -22,8 +22,9 @@ import { speechOutcome } from './support/fuzz/speech-oracle.js';
 import { fuzzMode } from './support/fuzz/suite.js';
 import { fetchTransport } from './support/fuzz/transports.js';
 import { errorOnUnhandled } from '../src/msw/compat.js';
+import { LOAD_TAG } from './support/load-layer.js';
 
-describe('fuzz (msw)', () => {
+describe('fuzz (msw)', { tags: [LOAD_TAG] }, () => {
   let server: ReturnType<typeof setupServer>;
   const transport = fetchTransport();
 

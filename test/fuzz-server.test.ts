@@ -1,7 +1,8 @@
 /**
- * Property-based fuzzing of the standalone server (`startServer`): ≥ 10,000 generated requests per operation
- * (speech, the model and generation lookups, the discovery and account reads; the account reads also against a
- * second server with a keys file; `FUZZ_RUNS` overrides), fixed seed (`FUZZ_SEED` overrides), sent with `node:http` so the request target
+ * Property-based fuzzing of the standalone server (`startServer`): 2,000 generated requests per operation in
+ * `npm test`, 10,000 in `npm run test:load` (speech, the model and generation lookups, the discovery and account
+ * reads; the account reads also against a second server with a keys file; `FUZZ_RUNS` overrides;
+ * `support/load-layer.ts`), fixed seed (`FUZZ_SEED` overrides), sent with `node:http` so the request target
  * reaches the server exactly as generated (no URL normalization: `..`, `//`, `%zz`, `#` go on the wire); then
  * raw bytes on TCP sockets (`FUZZ_RAW_RUNS`, 500 by default). Every answer must be a documented success or a
  * well-formed envelope (see `support/fuzz/oracle.ts` and `support/fuzz/raw-socket.ts`), and the same server
@@ -20,6 +21,7 @@ import { checkRaw, rawRequest, sendRaw } from './support/fuzz/raw-socket.js';
 import { PROPERTY_TIMEOUT_MS, RAW_RUNS, SEED } from './support/fuzz/settings.js';
 import { fuzzMode, type FuzzInstance } from './support/fuzz/suite.js';
 import { httpTransport } from './support/fuzz/transports.js';
+import { LOAD_TAG } from './support/load-layer.js';
 import { TTS } from './support/speech-model.js';
 import { postSpeech } from './support/speech-request.js';
 
@@ -40,7 +42,7 @@ async function serve(keys?: readonly FuzzKey[]): Promise<FuzzInstance & { server
   };
 }
 
-describe('fuzz (server)', () => {
+describe('fuzz (server)', { tags: [LOAD_TAG] }, () => {
   const suite = fuzzMode({ name: 'server', start: () => serve(), startKeyed: (keys) => serve(keys) });
   const server = (): RunningServer => suite.instance().server;
 

@@ -1,8 +1,8 @@
 /**
  * Load (bounded, loopback only): 200 concurrent connections against the standalone server, 180 of them for
- * `LOAD_SECONDS` (default 10) of mixed operations and scenarios, 20 for a fixed number of `slow-audio` streams
- * alongside. The server runs in its own process (test/support/instrumented-server.ts), so its sockets and handles
- * can be counted apart from autocannon's.
+ * `LOAD_SECONDS` (4 s in `npm test`, 10 s in `npm run test:load`: `support/load-layer.ts`) of mixed operations and
+ * scenarios, 20 for a fixed number of `slow-audio` streams alongside. The server runs in its own process
+ * (test/support/instrumented-server.ts), so its sockets and handles can be counted apart from autocannon's.
  *
  * Proves: no autocannon errors or timeouts; every response has the status expected for its request (200 for
  * model, alias, variant and generation lookups and cached PCM/MP3 speech; 503 for `X-Mock-Status: 503`; 429 for
@@ -13,9 +13,11 @@
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSockets, startInstrumented, type InstrumentedServer, type ServerStats } from './support/instrumented.js';
+import { LOAD_SECONDS, LOAD_TAG } from './support/load-layer.js';
 import { TTS } from './support/speech-model.js';
 
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
+/** Seconds of the fast mix: {@link LOAD_SECONDS} unless env `LOAD_SECONDS` says otherwise. */
+const SECONDS = Number(process.env.LOAD_SECONDS ?? LOAD_SECONDS);
 if (!(SECONDS > 0)) throw new Error(`LOAD_SECONDS must be a positive number, got "${process.env.LOAD_SECONDS}"`);
 /** Connections of the fast mix and of the `slow-audio` streams: 200 in all. */
 const FAST_CONNECTIONS = 180;
@@ -102,7 +104,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-describe('load', () => {
+describe('load', { tags: [LOAD_TAG] }, () => {
   it(
     `200 connections for ${SECONDS} s of mixed operations and scenarios: no failed request, sockets and handles back to baseline`,
     async () => {

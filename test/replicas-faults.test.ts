@@ -3,7 +3,7 @@
  * (its generations, the credit it spent and its journal entries stay, answered by the other replica), the store
  * killed and restarted (503 envelopes naming the store, never a hang, health still 200, answers back by themselves),
  * both replicas restarted on a store that kept its state, a start with the store unreachable, and (a measurement
- * only) lookups through a store 5 ms away in each direction.
+ * only, in `npm run test:load`) lookups through a store 5 ms away in each direction.
  *
  * Exact under load: each step waits for an answer, a process's exit or a stream's bytes; time bounds are upper ones
  * only (a request must answer within 10 s: the store's 2 s command timeout and a busy machine; recovery within
@@ -12,6 +12,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { freePort } from './support/free-port.js';
+import { itLoad } from './support/load-layer.js';
 import { describeWithRedis, startRedisServer } from './support/redis.js';
 import { spawnReplica, startDelayProxy, waitFor, type ReplicaProcess } from './support/replica-faults.js';
 import { postSpeech } from './support/speech-request.js';
@@ -380,7 +381,7 @@ describe('replicas on one store: startup', () => {
 
 describe('replicas on one store: a slow store (measurement)', () => {
 
-  it(
+  itLoad(
     'MEASUREMENT ONLY: 500 sequential model lookups through a store 5 ms away each direction all answer 200 (p50/p99 logged, not asserted)',
     async () => {
       const store = await startRedisServer();

@@ -6,6 +6,7 @@
  *   from the store's earlier life (`GET /__mock/requests/<seq>` and `.../audio` agree, on every replica);
  * - `POST /__mock/reset` deletes per-key state (ledgers, rate-limit windows, scenario counters) rather than leaving
  *   it to expire, and per-key state is bounded as the memory store bounds it (the least recently used goes first);
+ *   what 20,000 keys and their reset cost the store is measured in `npm run test:load` only;
  * - a control hash the simulator cannot read answers a 500 naming the key (`store data invalid at <key>`), not the
  *   503 of a store away, and `POST /__mock/reset` mends it;
  * - the clock: `POST /__mock/clock` with a field it does not take, or a value out of range, is a 400 naming the
@@ -22,6 +23,7 @@ import { createMemoryStore } from '../src/core/store/memory-store.js';
 import type { GatewayStore } from '../src/core/store/types.js';
 import { createRedisStore } from '../src/node-platform/redis-store/redis-store.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { itLoad } from './support/load-layer.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from './support/redis.js';
 import { waitFor } from './support/replica-faults.js';
 import { TTS } from './support/speech-model.js';
@@ -188,7 +190,7 @@ describeWithRedis('per-key state in a store: deleted by a reset, bounded as in m
     SLOW_TEST_MS,
   );
 
-  it(
+  itLoad(
     'MEASUREMENT: 20,000 distinct keys, then a reset: DBSIZE and used_memory before and after (logged); no per-key state is left',
     async () => {
       const store = await startRedisServer();

@@ -1,17 +1,22 @@
 /**
  * Settings of the fuzz suites (`test/fuzz-msw.test.ts`, `test/fuzz-server.test.ts`), read from the environment
  * once at import: `FUZZ_RUNS`, `FUZZ_RAW_RUNS`, `FUZZ_SEED`; `FUZZ_PROFILE=1` adds the time spent per generator
- * branch to each summary (`run.ts`).
+ * branch to each summary (`run.ts`). The suites run in `npm test` at 2,000 requests per operation and mode, and in
+ * `npm run test:load` (the load layer, `test/support/load-layer.ts`), which `.ci/run` runs, at 10,000.
  *
  * @module
  */
+import { FUZZ_RUNS } from '../load-layer.js';
 
-/** Runs per operation and mode: 10,000 by default, `FUZZ_RUNS=<n>` for local deep runs. */
-export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 10_000) || 10_000);
+/**
+ * Runs per operation and mode: 2,000 in `npm test`, 10,000 in `npm run test:load` ({@link FUZZ_RUNS});
+ * `FUZZ_RUNS=<n>` for either, or for local deep runs.
+ */
+export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? FUZZ_RUNS) || FUZZ_RUNS);
 /**
  * Runs per discovery or account read (`GET /models`, `/models/count`, endpoints, `/key`, `/credits`) and mode: a
- * fifth of {@link RUNS} (2,000 by default). These reads take no body and few parameters, so fewer cases cover
- * them, and the suite stays within a few minutes.
+ * fifth of {@link RUNS} (400 in `npm test`, 2,000 in `npm run test:load`). These reads take no body and few
+ * parameters, so fewer cases cover them, and the suite stays within a few minutes.
  */
 export const READ_RUNS = Math.max(1, Math.round(RUNS / 5));
 /** Raw-socket runs against the standalone server: 500 by default, `FUZZ_RAW_RUNS=<n>`. */
