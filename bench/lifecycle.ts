@@ -23,7 +23,17 @@ export interface StartResult {
   importMs: number[];
   /** The same import of `dist/index.js`, the entry as tsc compiled it (unbundled): the baseline the bundle is judged beside. */
   unbundledMs: number[];
+  /**
+   * Spawn to the ready line of a bare `node:http` server ({@link BARE_LISTEN}: `createServer`, `listen(0,
+   * '127.0.0.1')`, one line on stdout), ms, in order, as many times: the floor of any HTTP server's start on this
+   * machine, which the CLI's ready time is shown over.
+   */
+  bareListenMs: number[];
 }
+
+/** The smallest `node:http` server that prints a ready line like the CLI's once it listens (an ES module, `-e`). */
+const BARE_LISTEN =
+  "import { createServer } from 'node:http'; const server = createServer((req, res) => res.end()); server.listen(0, '127.0.0.1', () => process.stdout.write(`mockrouter listening on http://127.0.0.1:${server.address().port}/api/v1\\n`));";
 
 /** The package's main entry, built and bundled (`exports["."]` of package.json). */
 const MAIN_ENTRY = new URL('../dist/lib/index.js', import.meta.url).href;
@@ -37,6 +47,7 @@ const UNBUNDLED_ENTRY = new URL('../dist/index.js', import.meta.url).href;
  * millisecond), so none is left behind if the bench is killed mid-start. Before them, `node -e 0` runs as
  * many times (spawn to exit), the part of each start that is Node.js's own, each followed by a process that only
  * imports the main entry (`import('mockrouter')`, spawn to exit) and one that imports it unbundled (`dist/index.js`).
+ * Each CLI start is followed by a bare `node:http` server's start ({@link StartResult.bareListenMs}).
  *
  * @param times how many starts of each (the bench's default: 10, `BENCH_STARTS`).
  * @returns the times in ms, in run order ({@link StartResult}).
@@ -59,14 +70,20 @@ export async function measureStart(times: number): Promise<StartResult> {
     unbundledMs.push(await timeExit(['--input-type=module', '-e', `await import(${JSON.stringify(UNBUNDLED_ENTRY)})`], 'import of dist/index.js'));
   }
   const readyMs: number[] = [];
-  for (let i = 0; i < times; i++) {
+  const bareListenMs: number[] = [];
+  const timeReady = async (args: string[], what: string): Promise<number> => {
     const started = performance.now();
-    const child = spawnChild([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--quiet'], { execArgv: ['--import', EXIT_WITH_PARENT] });
-    await waitForLine(child, /mockrouter listening on http:\/\/127\.0\.0\.1:\d+/, 'mockrouter');
-    readyMs.push(performance.now() - started);
+    const child = spawnChild(args, { execArgv: ['--import', EXIT_WITH_PARENT] });
+    await waitForLine(child, /mockrouter listening on http:\/\/127\.0\.0\.1:\d+/, what);
+    const ms = performance.now() - started;
     await stopChild(child);
+    return ms;
+  };
+  for (let i = 0; i < times; i++) {
+    readyMs.push(await timeReady([MOCK_BIN, '--port', '0', '--host', '127.0.0.1', '--quiet'], 'mockrouter'));
+    bareListenMs.push(await timeReady(['--input-type=module', '-e', BARE_LISTEN], 'a bare node:http server'));
   }
-  return { readyMs, nodeMs, importMs, unbundledMs };
+  return { readyMs, nodeMs, importMs, unbundledMs, bareListenMs };
 }
 
 /** Memory of a process from `/proc/<pid>/status`, bytes; `null` without procfs. */

@@ -2,11 +2,12 @@
  * The request log of the standalone server (src/cli/logger.ts): on a terminal, one readable line per request
  * that names the applied scenario rule and the generation id, as the JSON lines do (test/cli.test.ts); and no
  * credential in a line's URL (`src/core/http/redact.ts`): not the admin token, right or wrong, nor an API key.
+ * The CLI's deferred log holds the lines of requests answered before pino has loaded, in order and bounded.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/cli/logger.js';
+import { createLogger, deferredLogger, MAX_DEFERRED_LINES } from '../src/cli/logger.js';
 import { startServer } from '../src/server/index.js';
 import { auth } from './support/modes.js';
 import { rawHttp } from './support/raw-http.js';
@@ -52,6 +53,46 @@ describe('request log, pretty (terminal) mode', () => {
     const log = await createLogger(true, out);
     log.error({ where: 'event listener (entry)', error: 'Error: listener bug' }, 'unexpected error');
     expect(text.trim()).toMatch(/ERROR: unexpected error in event listener \(entry\): Error: listener bug$/);
+  });
+});
+
+describe('request log, deferred until after the ready line', () => {
+  it('holds lines until load(), then writes them in order, and the next ones at once', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const log = deferredLogger(() => createLogger(false, out));
+    log.info({ status: 200, n: 1 }, 'request');
+    log.error({ where: 'here', error: 'Error: e' }, 'unexpected error');
+    expect(text).toBe('');
+    await log.load();
+    log.info({ status: 201, n: 3 }, 'request');
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.level, line.msg, line.n ?? line.where])).toEqual([
+      [30, 'request', 1],
+      [50, 'unexpected error', 'here'],
+      [30, 'request', 3],
+    ]);
+  });
+
+  it(`keeps at most ${MAX_DEFERRED_LINES} lines before load(), and says how many it did not keep`, async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const log = deferredLogger(() => createLogger(false, out));
+    for (let n = 0; n < MAX_DEFERRED_LINES + 5; n += 1) log.info({ n }, 'request');
+    await Promise.all([log.load(), log.load()]);
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(MAX_DEFERRED_LINES + 1);
+    expect(lines[MAX_DEFERRED_LINES - 1]!.n).toBe(MAX_DEFERRED_LINES - 1);
+    expect(lines.at(-1)).toMatchObject({ level: 40, dropped: 5 });
+  });
+
+  it('rejects load() as its logger does, and drops the held lines', async () => {
+    const log = deferredLogger(() => Promise.reject(new Error('no pino')));
+    log.info({}, 'request');
+    await expect(log.load()).rejects.toThrow('no pino');
+    log.info({}, 'request');
   });
 });
 

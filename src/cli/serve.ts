@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { KeysError, ConfigFileError, problemLine, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
 import { startBufferCollector } from './buffer-collector.js';
-import { createLogger } from './logger.js';
+import { createLogger, deferredLogger, type DeferredLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
 import { FLAG_OF_OPTION, serveFlags } from './serve-flags.js';
 import { stopOnStdinClose } from './stdin-close.js';
@@ -120,6 +120,8 @@ if (flags.workers > 1 && worker === undefined) {
 /** Runs the server in this process: alone, or as worker {@link worker} of a primary. */
 async function serve(): Promise<void> {
   let server: Awaited<ReturnType<typeof startServer>>;
+  // The request log loads after the ready line (pino is not needed to listen); lines before then are held.
+  const logger: DeferredLogger | undefined = flags.quiet ? undefined : deferredLogger(() => createLogger());
   try {
     server = await startServer({
       port: flags.port,
@@ -143,7 +145,7 @@ async function serve(): Promise<void> {
       ...(flags.store === undefined ? {} : { store: flags.store, storePrefix: flags.storePrefix }),
       // Worker k of --replica-id <id> is <id>-<k>; without the flag, each worker's default <hostname>:<pid> differs.
       ...(flags.replicaId === undefined ? {} : { replicaId: worker === undefined ? flags.replicaId : `${flags.replicaId}-${worker}` }),
-      logger: flags.quiet ? undefined : await createLogger(),
+      logger,
     });
   } catch (error) {
     if (worker === undefined) fail(failureMessage(error));
@@ -155,6 +157,7 @@ async function serve(): Promise<void> {
   startBufferCollector();
   if (worker === undefined) announce(server.url, server.baseUrl);
   else await tellPrimary({ type: 'mockrouter:listening', url: server.url, baseUrl: server.baseUrl, port: server.port });
+  logger?.load().catch((error: unknown) => process.stderr.write(`mockrouter: the request log could not start (${(error as Error).message ?? String(error)}); requests are not logged\n`));
   let closing = false;
   const stop = () => {
     if (closing) return;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './node-crypto.js';
 import type { Platform } from '../core/gateway/platform.js';
 import type { WordsPool } from '../core/audio/words/words-pool.js';
 import { readFile } from 'node:fs/promises';
@@ -35,7 +35,7 @@ export const nodePlatform: Platform = {
   wordsPool: lazyWordsPool,
   cores: availableParallelism,
   replicaId: () => `${hostname()}:${process.pid}`,
-  sha256Hex: (bytes) => createHash('sha256').update(bytes).digest('hex'),
+  sha256Hex: (bytes) => sha256(bytes, 'hex'),
   // Buffer decodes base64 about four times as fast as atob (a transcription's input_audio.data).
   decodeBase64: (text) => {
     const bytes = Buffer.from(text, 'base64');

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256 as sha256Of } from './node-crypto.js';
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join, relative, sep, win32 } from 'node:path';
 import { ConfigFileError, FixtureError } from '../core/base/errors.js';
@@ -76,7 +76,7 @@ export function loadTranscripts(dir: string, limits: TranscriptLimits = {}): Loa
       const bytes = readClip(dir, file, `${at}.clip`, entry.clip, maxClipBytes);
       clipTotal += bytes.length;
       if (clipTotal > maxClipTotalBytes) throw new FixtureError(file, `${at}.clip`, `the clips add up to more than ${maxClipTotalBytes} bytes; expected at most ${maxClipTotalBytes} bytes of clips in all`);
-      sha256 = createHash('sha256').update(bytes).digest('hex');
+      sha256 = sha256Of(bytes, 'hex');
     }
     const first = seen.get(sha256);
     if (first !== undefined) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './node-crypto.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { PACKAGE_DIR } from './package-files.js';
@@ -72,7 +72,7 @@ export function uiFiles(dir: string = UI_DIR): UiFiles {
       const cached = cache.get(name);
       if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.file;
       const body = readFileSync(path);
-      const file: UiFile = { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      const file: UiFile = { body, contentType, etag: `"${sha256(body, 'base64url').slice(0, 22)}"` };
       cache.set(name, { mtimeMs: stat.mtimeMs, size: stat.size, file });
       return file;
     },

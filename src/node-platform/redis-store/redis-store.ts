@@ -17,7 +17,6 @@ import type { StoreOpenOptions } from '../../core/gateway/platform.js';
 import type { RateLimit } from '../../core/accounts/rate-limit.js';
 import { roundUsd } from '../../core/base/usd.js';
 import { TRAFFIC_BOUND } from '../../core/base/bounded-map.js';
-import { randomBytes } from 'node:crypto';
 import { readSharedControl } from '../../core/store/shared-control.js';
 import { SAID_BOUND, SAID_BOUND_BYTES, type GatewayStore, type LedgerName, type LedgerState, type SharedControl, type StoredRecord, type WindowVerdict } from '../../core/store/types.js';
 import { commandRunner } from './command-failures.js';
@@ -29,6 +28,7 @@ import { controlSite, journalSite, keySite, stateSite } from './data-site.js';
 import { storeKeys } from './key-names.js';
 import { drainStale, invalidClock, markUnnamedEpochs } from './reset-steps.js';
 import { parseStoreUrl } from './url.js';
+import { randomHex } from '../node-crypto.js';
 
 /** Milliseconds in a day: UTC day numbers of the ledgers (`accounts/daily-ledger.ts`). */
 const DAY_MS = 86_400_000;
@@ -53,7 +53,7 @@ export interface RedisStoreOptions extends StoreOpenOptions {
 }
 
 /** A new random id: versions and epochs of the controls, the store's run. */
-const newId = (): string => randomBytes(8).toString('hex');
+const newId = (): string => randomHex(8);
 
 const ALLOWED: WindowVerdict = { allowed: true };
 
