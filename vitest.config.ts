@@ -18,20 +18,45 @@ export const LOAD_FILES = [
   'test/replicas-faults.test.ts',
 ];
 
+/**
+ * Test files that need a module registry of their own: they replace a global or a module for the whole file
+ * (`WebAssembly.instantiate`, `vi.doMock`, `vi.resetModules`, fake timers), or check a module's state before its
+ * first use (the MP3 encoder not loaded yet, the words threads not started). Every other file shares its worker's
+ * modules with the files that worker ran before it (`isolate: false`), so it does not import the core, zod and msw
+ * again: importing was about a quarter of the suite's time (121 of 961 worker-seconds, against 66 shared).
+ */
+export const ISOLATED_FILES = [
+  'test/mp3-load-failure.test.ts',
+  'test/unit/mp3.test.ts',
+  'test/unit/mp3-source.test.ts',
+  'test/unit/mp3-recycle.test.ts',
+  'test/unit/speech-pieces.test.ts',
+  'test/words-threads.test.ts',
+  'test/examples.test.ts',
+  'test/generation-readiness.test.ts',
+  'test/admin-events.test.ts',
+];
+
+const INCLUDE = LOAD ? LOAD_FILES : ['test/**/*.test.ts', 'examples/**/*.test.ts'];
+// examples/recording/replay.test.ts replays a folder recorded by `mockrouter record`: the suite runs it from
+// test/recording-examples.test.ts on a folder recorded there (RECORDED_DIR), not on its own (it has none).
+const EXCLUDE = process.env.RECORDED_DIR === undefined ? [...configDefaults.exclude, 'examples/recording/replay.test.ts'] : configDefaults.exclude;
+
 export default defineConfig({
   test: {
-    // The load layer runs its files only (and in them, with `--tags-filter=load`, only the tests tagged `load`);
-    // `npm test` runs every file.
-    include: LOAD ? LOAD_FILES : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     tags: [{ name: 'load', description: 'the load layer: full-size fuzz, load, soak and memory tests, the store measurements (npm run test:load)' }],
-    // examples/recording/replay.test.ts replays a folder recorded by `mockrouter record`: the suite runs it from
-    // test/recording-examples.test.ts on a folder recorded there (RECORDED_DIR), not on its own (it has none).
-    exclude: process.env.RECORDED_DIR === undefined ? [...configDefaults.exclude, 'examples/recording/replay.test.ts'] : configDefaults.exclude,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // One test file per core. vitest's default is one fewer than the cores, which on a 2-core machine runs the files
     // one at a time; many of them mostly wait (servers, timers, a browser), so two at a time took the suite from
     // about 200 s to about 130 s there (three at a time: no faster).
     maxWorkers: availableParallelism(),
+    // The load layer runs its files only (and in them, with `--tags-filter=load`, only the tests tagged `load`);
+    // `npm test` runs every file. Two projects of one run, sharing its workers: the isolated files, and the rest.
+    projects: [
+      // The load layer's files all share (none is isolated).
+      ...(LOAD ? [] : [{ extends: true as const, test: { name: 'isolated', include: ISOLATED_FILES, exclude: EXCLUDE } }]),
+      { extends: true, test: { name: 'shared', include: INCLUDE, exclude: [...EXCLUDE, ...ISOLATED_FILES], isolate: false } },
+    ],
   },
 });
