@@ -1,8 +1,10 @@
 /**
- * The virtual environment the pytest plugin's tests run in (`test/pytest-plugin.test.ts`): made with `python3 -m venv`
- * under `node_modules/.cache/` (so `npm ci`, which CI runs first, starts it afresh), with pytest, pytest-xdist,
- * openai and hatchling (the plugin's build backend) from the index pip is set up with; the plugin itself is built and
- * installed again on every run, so the tests always see the package as `pip install ./python` makes it.
+ * The virtual environment the pytest plugin's tests run in (`test/pytest-plugin.test.ts`), with pytest,
+ * pytest-xdist, openai and hatchling (the plugin's build backend): the project's `.venv` when it has them all (`.ci/run`
+ * installs them there, beside the openai client the Python examples use, so `npm ci`, which wipes `node_modules/`,
+ * does not cost a minute of pip each time), else one made with `python3 -m venv` under `node_modules/.cache/` from the
+ * index pip is set up with. The plugin itself is built and installed again on every run, so the tests always see the
+ * package as `pip install ./python` makes it.
  *
  * @module
  */
@@ -40,7 +42,8 @@ function run(file: string, args: string[], timeoutMs: number): Promise<void> {
 }
 
 /**
- * The environment's interpreter, with the plugin freshly installed from `python/`. Makes the environment first when
+ * The environment's interpreter, with the plugin freshly installed from `python/`: the project's `.venv` when it can
+ * import pytest, xdist, openai and hatchling; else the one under `node_modules/.cache/`, made first when
  * it is missing or was made for other requirements (each pip call with `--retries 0`: an index that cannot be reached
  * fails at once). About 30 s the first time on a 2-core machine, then a few seconds.
  *
@@ -48,6 +51,11 @@ function run(file: string, args: string[], timeoutMs: number): Promise<void> {
  * @throws {Error} with pip's output when an install fails.
  */
 export async function pytestVenv(python: string): Promise<string> {
+  const project = join(ROOT, '.venv', 'bin', 'python');
+  if (existsSync(project) && spawnSync(project, ['-c', 'import pytest, xdist, openai, hatchling'], { stdio: 'ignore', timeout: 60_000 }).status === 0) {
+    await run(project, ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--no-deps', '--force-reinstall', '--no-build-isolation', './python'], 120_000);
+    return project;
+  }
   const version = spawnSync(python, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim();
   const dir = join(ROOT, 'node_modules', '.cache', 'pytest-mockrouter', `venv-${version}`);
   const made = join(dir, '.requirements');
