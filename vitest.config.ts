@@ -49,7 +49,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // One test file per core. vitest's default is one fewer than the cores, which on a 2-core machine runs the files
     // one at a time; many of them mostly wait (servers, timers, a browser), so two at a time took the suite from
-    // about 200 s to about 130 s there (three at a time: no faster).
+    // about 200 s to about 130 s there (three at a time: no faster). Again on 2026-11-29, a fresh clone with the
+    // files sharing modules: two 336 s, three 357 s, four 369 s (the processes the tests start fill the cores).
     maxWorkers: availableParallelism(),
     // The load layer runs its files only (and in them, with `--tags-filter=load`, only the tests tagged `load`);
     // `npm test` runs every file. Two projects of one run, sharing its workers: the isolated files, and the rest.
