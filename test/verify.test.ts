@@ -48,7 +48,8 @@ async function runVerify(args: string[], env: Record<string, string> = {}): Prom
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const timer = setTimeout(() => child.kill('SIGKILL'), RUN_WITHIN_MS);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  // 'close', not 'exit': the output streams are read to their end.
+  const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
@@ -386,25 +387,28 @@ describe('verify against another mockrouter', () => {
   }, SLOW_TEST_MS);
 
   it('exits 0 on no drift and 1 on drift, with the report on stdout and never the key', async () => {
-    const same = await runVerify(['--upstream', real.url], { OPENROUTER_API_KEY: KEY });
+    // Four runs of the command, independent of each other: side by side.
+    const [same, spent, text, json] = await Promise.all([
+      runVerify(['--upstream', real.url], { OPENROUTER_API_KEY: KEY }),
+      runVerify(['--upstream', `${real.url}/api/v1`, '--spend', '--json'], { OPENROUTER_API_KEY: KEY }),
+      runVerify(['--upstream', standIn.url], { OPENROUTER_API_KEY: KEY }),
+      runVerify(['--upstream', standIn.url, '--json'], { OPENROUTER_API_KEY: KEY }),
+    ]);
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);
     expect(same.stdout).toMatch(/No drift/);
     expectNoKey(same);
 
-    const spent = await runVerify(['--upstream', `${real.url}/api/v1`, '--spend', '--json'], { OPENROUTER_API_KEY: KEY });
     expect(spent.code).toBe(0);
     expect(JSON.parse(spent.stdout)).toMatchObject({ drift: false, spend: true, differences: [] });
     expectNoKey(spent);
 
-    const text = await runVerify(['--upstream', standIn.url], { OPENROUTER_API_KEY: KEY });
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('renamed upstream: data.context_length → data.context_window (integer)');
     expect(text.stdout).toContain('only upstream has data.new_field');
     expect(text.stdout).toContain('data.created: upstream: string, mockrouter: integer');
     expectNoKey(text);
 
-    const json = await runVerify(['--upstream', standIn.url, '--json'], { OPENROUTER_API_KEY: KEY });
     expect(json.code).toBe(1);
     const document = JSON.parse(json.stdout) as VerifyReport;
     expect(document.drift).toBe(true);
@@ -418,23 +422,26 @@ describe('verify against another mockrouter', () => {
 
   it('exits 2 when it cannot run: an unreachable upstream (named), a 401, no key, a bad flag', async () => {
     const port = await freePort();
-    const unreachable = await runVerify(['--upstream', `http://127.0.0.1:${port}`], { OPENROUTER_API_KEY: KEY });
+    // Four runs of the command, independent of each other: side by side.
+    const [unreachable, refused, noKey, noUpstream] = await Promise.all([
+      runVerify(['--upstream', `http://127.0.0.1:${port}`], { OPENROUTER_API_KEY: KEY }),
+      runVerify(['--upstream', refusing.url, '--json'], { OPENROUTER_API_KEY: KEY }),
+      runVerify(['--upstream', real.url]),
+      runVerify([], { OPENROUTER_API_KEY: KEY }),
+    ]);
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain(`cannot reach the upstream http://127.0.0.1:${port}/api/v1`);
     expect(unreachable.stdout).toBe('');
     expectNoKey(unreachable);
 
-    const refused = await runVerify(['--upstream', refusing.url, '--json'], { OPENROUTER_API_KEY: KEY });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/answered 401 to GET .*\/api\/v1\/models: the key in OPENROUTER_API_KEY was refused/);
     expect(refused.stdout).toBe('');
     expectNoKey(refused);
 
-    const noKey = await runVerify(['--upstream', real.url]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/OPENROUTER_API_KEY is not set/);
 
-    const noUpstream = await runVerify([], { OPENROUTER_API_KEY: KEY });
     expect(noUpstream.code).toBe(2);
     expect(noUpstream.stderr).toMatch(/--upstream/);
     expectNoKey(noUpstream);
