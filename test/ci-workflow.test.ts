@@ -50,7 +50,7 @@ describe('the load layer', () => {
       readdirSync(new URL(`${dir}/`, root), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.test.ts'))
         .map((file) => `${dir}/${file.split('\\').join('/')}`)
-        .filter((file) => /import \{[^}]*\b(LOAD_TAG|itLoad)\b[^}]*\} from '\.\/support\/load-layer\.js'/.test(readFileSync(new URL(file, root), 'utf8'))),
+        .filter((file) => /import \{[^}]*\b(LOAD_TAG|itLoad)\b[^}]*\} from '(?:\.\.?\/)+(?:test\/)?support\/load-layer\.js'/.test(readFileSync(new URL(file, root), 'utf8'))),
     );
     expect(tagged.length).toBeGreaterThan(0);
     expect([...LOAD_FILES].sort()).toEqual(tagged.sort());

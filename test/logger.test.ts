@@ -88,7 +88,7 @@ describe('request log, deferred until after the ready line', () => {
     expect(lines.at(-1)).toMatchObject({ level: 40, dropped: 5 });
   });
 
-  it('rejects load() as its logger does, and drops the held lines', async () => {
+  it('rejects load() as its logger does; lines before and after it are dropped without an error', async () => {
     const log = deferredLogger(() => Promise.reject(new Error('no pino')));
     log.info({}, 'request');
     await expect(log.load()).rejects.toThrow('no pino');

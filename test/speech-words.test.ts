@@ -5,7 +5,7 @@
  * - A recognizer hears the words: a corpus of ten sentences is said in four voices of three models, each in PCM and
  *   MP3. PocketSphinx (`test/support/transcribe.ts`) hears each voice once, two voices in PCM and two in MP3: mean
  *   word accuracy at least 75%, no voice below 50%. Every MP3, decoded, is the audio of its voice's PCM (as many
- *   samples, correlation at least 0.99 sample for sample, and below that against the next voice's PCM), so what is
+ *   samples, correlation at least 0.99 sample for sample, and below 0.2 against the next voice's PCM), so what is
  *   heard in one format holds for the other. Tones saying three of the sentences are heard as none of their words
  *   (accuracy below 30%).
  * - The same request and seed give the same bytes: in another process, and through every mode (msw, the standalone
@@ -139,6 +139,8 @@ describe('the committed hashes', () => {
  * first three sentences 0.013, against silence no number at all (NaN, which no bound passes).
  */
 const SAME_AUDIO = 0.99;
+/** The most correlation of a decoded words MP3 with another voice's PCM of the same input (measured at most 0.014). */
+const OTHER_AUDIO = 0.2;
 
 /** Pearson correlation of the first `min(a.length, b.length)` samples of `a` and `b` (NaN when either is silent). */
 function correlation(a: Float32Array, b: Float32Array): number {
@@ -208,7 +210,7 @@ hearing(() => {
     console.log(`MP3 against PCM (correlation): ${same.map((s) => `${s.voice} ${s.own.toFixed(5)} (${s.next}'s ${s.other.toFixed(3)})`).join(', ')}`);
     for (const s of same) {
       expect(s.own, s.voice).toBeGreaterThanOrEqual(SAME_AUDIO);
-      expect(Math.abs(s.other), `${s.voice} against ${s.next}`).toBeLessThan(SAME_AUDIO);
+      expect(Math.abs(s.other), `${s.voice} against ${s.next}`).toBeLessThan(OTHER_AUDIO);
     }
     expect(mean).toBeGreaterThanOrEqual(0.75);
     for (const v of perVoice) expect(v.accuracy, v.voice).toBeGreaterThanOrEqual(0.5);

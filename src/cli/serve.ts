@@ -157,13 +157,16 @@ async function serve(): Promise<void> {
   startBufferCollector();
   if (worker === undefined) announce(server.url, server.baseUrl);
   else await tellPrimary({ type: 'mockrouter:listening', url: server.url, baseUrl: server.baseUrl, port: server.port });
-  logger?.load().catch((error: unknown) => process.stderr.write(`mockrouter: the request log could not start (${(error as Error).message ?? String(error)}); requests are not logged\n`));
+  const logging = logger?.load().catch((error: unknown) => {
+    process.stderr.write(`mockrouter: the request log could not start (${error instanceof Error ? error.message : String(error)}); requests are not logged\n`);
+  });
   let closing = false;
   const stop = () => {
     if (closing) return;
     closing = true;
+    // The log's held lines are written before the process exits (a stop right after the ready line).
     server.close().then(
-      () => process.exit(0),
+      () => Promise.resolve(logging).then(() => process.exit(0)),
       () => process.exit(1),
     );
   };
