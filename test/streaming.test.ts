@@ -4,7 +4,7 @@
  * stops it, and the streamed bytes equal the whole render's and the cached answer's. These assert order and
  * bytes, not wall-clock times (the times are in `npm run bench`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAudioRenderer } from '../src/core/audio/renderer.js';
 import { loadMp3Encoder } from '../src/core/audio/mp3.js';
 import { contextOf } from './support/gateway-context.js';
@@ -20,8 +20,9 @@ describe.each(singleProcessModes)('streamed speech ($name)', (mode) => {
   let mock: RunningMode;
   beforeAll(async () => {
     mock = await mode.start({ seed: 11 });
-    await loadMp3Encoder();
   });
+  // Before each test: another file run earlier in this worker may have left the encoder renewed (idle past its bound).
+  beforeEach(() => loadMp3Encoder());
   afterAll(() => mock.stop());
 
   const speech = (input: string, format: 'mp3' | 'pcm', voice = 'alloy') =>

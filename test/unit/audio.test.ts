@@ -1,5 +1,5 @@
 import { MPEGDecoder } from 'mpg123-decoder';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LruCache } from '../../src/core/audio/cache.js';
 import { createAudioRenderer } from '../../src/core/audio/renderer.js';
 import { CONTENT_TYPES, SAMPLE_RATE } from '../../src/core/audio/format.js';
@@ -11,7 +11,8 @@ import { PEAK_LEVEL, synthesizeSamples } from '../../src/core/audio/synthesize.j
 import { VOICE_PITCH_STEP, voiceFundamentalHz } from '../../src/core/audio/voice.js';
 
 // The MP3 encoder is WebAssembly, loaded once per process; the whole-buffer calls below need it loaded.
-beforeAll(() => loadMp3Encoder());
+// Before each test: another file run earlier in this worker may have left the encoder renewed (idle past its bound).
+beforeEach(() => loadMp3Encoder());
 
 const TEXT = 'Hello there! This is a quick test of the speech mock, with a comma and a question?';
 const req = (over: Partial<SynthesisRequest> = {}): SynthesisRequest => ({

@@ -10,7 +10,7 @@
  * test/unit/mp3-bytes.test.ts`, and say why in the commit.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';
 import { encodeMp3, loadMp3Encoder } from '../../src/core/audio/mp3.js';
 import { sha256Hex } from '../support/sha256.js';
@@ -77,7 +77,8 @@ async function hashes(): Promise<Hashes> {
 }
 
 describe('the MP3 bytes of a fixed corpus', () => {
-  beforeAll(() => loadMp3Encoder());
+  // Before each test: another file run earlier in this worker may have left the encoder renewed (idle past its bound).
+  beforeEach(() => loadMp3Encoder());
 
   it('equal the committed hashes (test/fixtures/mp3-hashes.json)', async () => {
     const now = await hashes();

@@ -6,7 +6,7 @@
  * renders encode at once. What a client receives through HTTP is in test/contract.test.ts and
  * test/streaming.test.ts; the pieces of `byteChunks` for many inputs are in test/unit/speech-pieces.test.ts.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAudioRenderer, type AudioRequest } from '../../src/core/audio/renderer.js';
 import { SAMPLE_RATE, samplesToMs } from '../../src/core/audio/format.js';
 import { loadMp3Encoder, mp3ByteLength } from '../../src/core/audio/mp3.js';
@@ -20,7 +20,8 @@ import { getVoiceProfile } from '../../src/core/audio/voice.js';
 const REQUEST: SynthesisRequest = { input: 'Hello there, this is a test of the render job, piece by piece.', voice: 'alloy', speed: 1, seed: 7 };
 const FORMATS: AudioFormat[] = ['pcm', 'mp3'];
 
-beforeAll(() => loadMp3Encoder());
+// Before each test: another file run earlier in this worker may have left the encoder renewed (idle past its bound).
+beforeEach(() => loadMp3Encoder());
 
 /** What a job's hooks saw, in order. */
 interface Seen {
