@@ -17,6 +17,8 @@ import { prettyDestination } from './pretty-lines.js';
  * @param pretty `true` for one human-readable line per entry (default: when stdout is a terminal), `false` for
  *   JSON lines.
  * @param destination where to write; default stdout (colored when pretty).
+ * @returns a promise of the pino logger, once pino has loaded.
+ * @throws (the promise rejects) when pino cannot be loaded.
  */
 export async function createLogger(pretty: boolean = process.stdout.isTTY === true, destination?: NodeJS.WritableStream): Promise<Logger> {
   // Loaded here, not at the module's import: a `--quiet` server never parses pino, and the others parse it after

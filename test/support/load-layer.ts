@@ -47,6 +47,8 @@ export const DISCONNECT_CYCLES = loadSize(500, 2_000);
  * its title ending {@link LOAD_ONLY}, and the same line is written to stderr (the default reporter shows a skipped
  * test as a count only).
  *
+ * @param title - the test's title; {@link LOAD_ONLY} is appended to it in both layers.
+ * @param fn - the test's body.
  * @param timeoutMs - vitest timeout of the test, ms.
  */
 export function itLoad(title: string, fn: () => Promise<void>, timeoutMs: number): void {
