@@ -229,6 +229,59 @@ describe('sizes of src and ui/src', () => {
   });
 });
 
+/** The rooms whose modules every entry loads at import (`import('mockrouter')` evaluates them all: one shared chunk). */
+const IMPORTED_ROOMS = ['src/core/', 'src/node-platform/'];
+
+/** The first member of a chain on zod's namespace `z` (`object` for `z.object({...}).strict()`), or `undefined` for any other expression. */
+function zodRoot(node: ts.Expression): string | undefined {
+  let at: ts.Expression = node;
+  for (;;) {
+    if (ts.isCallExpression(at) || ts.isNonNullExpression(at) || ts.isParenthesizedExpression(at) || ts.isAsExpression(at)) at = at.expression;
+    else if (ts.isPropertyAccessExpression(at)) {
+      if (ts.isIdentifier(at.expression) && at.expression.text === 'z') return at.name.text;
+      at = at.expression;
+    } else return undefined;
+  }
+}
+
+/**
+ * The module-level zod schemas of `text` (the source of `file`) built at import, as `file:line name`: a `const` whose
+ * value is a chain on `z` other than `z.lazy(() => ...)`, which builds its schema on first use.
+ */
+function eagerSchemas(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const value = declaration.initializer;
+      if (value === undefined || zodRoot(value) === undefined) continue;
+      const lazy = ts.isCallExpression(value) && ts.isPropertyAccessExpression(value.expression) && ts.isIdentifier(value.expression.expression) && value.expression.expression.text === 'z' && value.expression.name.text === 'lazy';
+      if (!lazy) found.push(`${file}:${source.getLineAndCharacterOfPosition(declaration.getStart(source)).line + 1} ${declaration.name.getText(source)}`);
+    }
+  }
+  return found;
+}
+
+describe('import cost', () => {
+  it('builds no zod schema at import: module-level schemas of src/core and src/node-platform are z.lazy (built on first use)', () => {
+    const imported = files.filter((file) => IMPORTED_ROOMS.some((room) => file.startsWith(room)));
+    expect(imported.filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('z.lazy(')).length).toBeGreaterThan(15);
+    expect(imported.flatMap((file) => eagerSchemas(file, readFileSync(join(ROOT, file), 'utf8')))).toEqual([]);
+  });
+
+  it('finds a schema built at import when there is one (a guard for the check above)', () => {
+    const text = [
+      'export const A = z.object({ a: z.string() });',
+      'const B = z\n  .string()\n  .min(1);',
+      'const C = z.lazy(() => z.string());',
+      'const D = z.lazy(() => z.string()).optional();',
+      'const E = other.parse(1), F = 2;',
+    ].join('\n');
+    expect(eagerSchemas('probe.ts', text)).toEqual(['probe.ts:1 A', 'probe.ts:2 B', 'probe.ts:6 D']);
+  });
+});
+
 /** One row of the folder table of `docs/architecture.md`: the folder, its count column, the file names it gives. */
 interface FolderRow {
   folder: string;

@@ -204,7 +204,8 @@ describe('a bad scenario file fails at startup, naming the file, the path inside
 
 /**
  * Every union inside `schema`, by its path (`.rules[].delay`): zod 4's definitions walked through objects' shapes,
- * arrays' elements, records' values, wrappers' inner types and pipes (a preprocess), and a union's own options.
+ * arrays' elements, records' values, wrappers' inner types, pipes (a preprocess), lazy schemas (the schemas built on
+ * first use) and a union's own options.
  */
 function unionsOf(schema: z.ZodType, path = '', found = new Map<string, z.ZodType>()): Map<string, z.ZodType> {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
@@ -216,6 +217,7 @@ function unionsOf(schema: z.ZodType, path = '', found = new Map<string, z.ZodTyp
     for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) unionsOf(value, `${path}.${key}`, found);
   } else if (def.type === 'array') inner('element', `${path}[]`);
   else if (def.type === 'record') inner('valueType', `${path}.*`);
+  else if (def.type === 'lazy') unionsOf((def.getter as () => z.ZodType)(), path, found);
   else if (def.type === 'pipe') {
     inner('in');
     inner('out');

@@ -23,30 +23,38 @@ import { forgetKeyDigests, keyDigest } from './session.js';
 import { roundUsd } from '../base/usd.js';
 
 /** One key of a keys file. */
-const KeyEntrySchema = z.strictObject(
-  {
-    key: z.string().min(1).describe('The API key, as sent in Authorization: Bearer <key>.'),
-    credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
-    user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
-    rate_limit: RateLimitSchema.optional().describe('Per-key limit over all operations.'),
-    management: z.boolean().optional().describe('A management key: it may read GET /credits (default false).'),
-    free_tier: z.boolean().optional().describe('GET /key reports is_free_tier: true (default false).'),
-  },
-  { error: (issue) => (issue.code === 'invalid_type' ? 'expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}' : undefined) },
+const KeyEntrySchema = z.lazy(() =>
+  z.strictObject(
+    {
+      key: z.string().min(1).describe('The API key, as sent in Authorization: Bearer <key>.'),
+      credits: z.number().min(0).optional().describe('Balance in USD; omitted = unlimited.'),
+      user_id: z.string().min(1).optional().describe('user_id reported on 402 (default: derived from the key).'),
+      rate_limit: RateLimitSchema.optional().describe('Per-key limit over all operations.'),
+      management: z.boolean().optional().describe('A management key: it may read GET /credits (default false).'),
+      free_tier: z.boolean().optional().describe('GET /key reports is_free_tier: true (default false).'),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'expected a key (a string) or an entry such as {"key": "sk-...", "credits": 1}' : undefined) },
+  ),
 );
 
 /** One key as written: its string alone (unlimited credit), or an entry. */
-const KeyItemSchema = z.preprocess((item) => (typeof item === 'string' ? { key: item } : item), KeyEntrySchema);
+const KeyItemSchema = z.lazy(() =>
+  z.preprocess((item) => (typeof item === 'string' ? { key: item } : item), KeyEntrySchema),
+);
 
 /** The list of keys: at least one, each a key string or an entry. */
-const KeyListSchema = z.array(KeyItemSchema).min(1, 'expected at least one key');
+const KeyListSchema = z.lazy(() =>
+  z.array(KeyItemSchema).min(1, 'expected at least one key'),
+);
 
 /**
  * A keys file, and option `keys` given as data, as `{"keys": [...]}`, each item a key string or an entry such as
  * `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}`. The list may also stand
  * alone: {@link parseKeys} checks it with `KeyListSchema`, so its problems are at `[1]`, not `keys[1]`.
  */
-const KeysFileSchema = z.strictObject({ keys: KeyListSchema });
+const KeysFileSchema = z.lazy(() =>
+  z.strictObject({ keys: KeyListSchema }),
+);
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;

@@ -13,10 +13,12 @@ import * as z from 'zod';
 import { GatewayError, type GatewayErrorInit } from '../base/error-envelope.js';
 
 /** A rate limit: at most `requests` requests per `interval_s` seconds (a fixed window from the first request). */
-export const RateLimitSchema = z.strictObject({
-  requests: z.int().min(1).describe('Requests allowed per window.'),
-  interval_s: z.number().positive().describe('Window length, seconds.'),
-});
+export const RateLimitSchema = z.lazy(() =>
+  z.strictObject({
+    requests: z.int().min(1).describe('Requests allowed per window.'),
+    interval_s: z.number().positive().describe('Window length, seconds.'),
+  }),
+);
 
 /** A rate limit: `requests` per `interval_s` seconds. */
 export type RateLimit = z.output<typeof RateLimitSchema>;

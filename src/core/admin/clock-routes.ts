@@ -23,19 +23,21 @@ export function clockState(gateway: Gateway): CoreResponse {
 }
 
 /** Body of `POST /__mock/clock`: exactly one of `advance_ms` (whole ms ≥ 0) and `now` (an ISO 8601 time, 1970–9999). */
-const ClockBodySchema = z
-  .strictObject({
-    advance_ms: z
-      .number({ error: (i) => `expected a whole number of ms ≥ 0, got ${typeof i.input === 'number' ? String(i.input) : JSON.stringify(i.input)}` })
-      .optional(),
-    now: z
-      .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
-      .refine((value) => parseIsoTime(value) !== undefined, { error: (i) => `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(i.input)}` })
-      .optional(),
-  }, { error: 'must be a JSON object: {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' })
-  .refine((b) => (b.advance_ms === undefined) !== (b.now === undefined), {
-    error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
-  });
+const ClockBodySchema = z.lazy(() =>
+  z
+    .strictObject({
+      advance_ms: z
+        .number({ error: (i) => `expected a whole number of ms ≥ 0, got ${typeof i.input === 'number' ? String(i.input) : JSON.stringify(i.input)}` })
+        .optional(),
+      now: z
+        .string({ error: (i) => `must be an ISO 8601 time string, got ${JSON.stringify(i.input)}` })
+        .refine((value) => parseIsoTime(value) !== undefined, { error: (i) => `expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(i.input)}` })
+        .optional(),
+    }, { error: 'must be a JSON object: {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}' })
+    .refine((b) => (b.advance_ms === undefined) !== (b.now === undefined), {
+      error: 'expected {"advance_ms": <ms ≥ 0>} or {"now": "<ISO 8601 time>"}',
+    }),
+);
 
 /** The fields of the body of `POST /__mock/clock`. */
 const CLOCK_FIELDS: ReadonlySet<string> = new Set(['advance_ms', 'now']);

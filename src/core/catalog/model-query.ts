@@ -77,7 +77,9 @@ function listOrAll(allowed: readonly string[]) {
 }
 
 /** A comma-separated list of names (any value). */
-const names = z.string().transform(items);
+const names = z.lazy(() =>
+  z.string().transform(items),
+);
 
 /** A decimal number (`0.5`, `10`), at least `min`. */
 function decimal(min: number) {
@@ -109,45 +111,47 @@ function oneOf(values: readonly string[]) {
 }
 
 /** The query parameters of `getModels`, each a string as sent; the parsed form is {@link ModelQuery}. */
-const ModelQuerySchema = z.object({
-  output_modalities: listOrAll(OUTPUT_MODALITIES).optional(),
-  input_modalities: listOf(INPUT_MODALITIES).optional(),
-  supported_parameters: names.optional(),
-  q: z.string().optional(),
-  model_authors: names.optional(),
-  providers: names.optional(),
-  arch: z.string().optional(),
-  context: whole(0).optional(),
-  min_price: decimal(0).optional(),
-  max_price: decimal(0).optional(),
-  min_output_price: decimal(0).optional(),
-  max_output_price: decimal(0).optional(),
-  min_age_days: decimal(0).optional(),
-  max_age_days: decimal(0).optional(),
-  sort: oneOf(MODEL_SORTS).optional(),
-  offset: whole(0).optional(),
-  limit: whole(1, MAX_LIMIT).optional(),
-  // Checked, then not answered (the catalog has no data for them).
-  category: oneOf(CATEGORIES).optional(),
-  distillable: oneOf(['true', 'false']).optional(),
-  zdr: oneOf(['true']).optional(),
-  region: oneOf(['eu', 'us']).optional(),
-  use_rss: oneOf(['true', 'false']).optional(),
-  min_intelligence_index: decimal(-Infinity).optional(),
-  max_intelligence_index: decimal(-Infinity).optional(),
-  min_coding_index: decimal(-Infinity).optional(),
-  max_coding_index: decimal(-Infinity).optional(),
-  min_agentic_index: decimal(-Infinity).optional(),
-  max_agentic_index: decimal(-Infinity).optional(),
-  min_tool_success_rate: decimal(0).optional(),
-  max_tool_success_rate: decimal(0).optional(),
-});
+const ModelQuerySchema = z.lazy(() =>
+  z.object({
+    output_modalities: listOrAll(OUTPUT_MODALITIES).optional(),
+    input_modalities: listOf(INPUT_MODALITIES).optional(),
+    supported_parameters: names.optional(),
+    q: z.string().optional(),
+    model_authors: names.optional(),
+    providers: names.optional(),
+    arch: z.string().optional(),
+    context: whole(0).optional(),
+    min_price: decimal(0).optional(),
+    max_price: decimal(0).optional(),
+    min_output_price: decimal(0).optional(),
+    max_output_price: decimal(0).optional(),
+    min_age_days: decimal(0).optional(),
+    max_age_days: decimal(0).optional(),
+    sort: oneOf(MODEL_SORTS).optional(),
+    offset: whole(0).optional(),
+    limit: whole(1, MAX_LIMIT).optional(),
+    // Checked, then not answered (the catalog has no data for them).
+    category: oneOf(CATEGORIES).optional(),
+    distillable: oneOf(['true', 'false']).optional(),
+    zdr: oneOf(['true']).optional(),
+    region: oneOf(['eu', 'us']).optional(),
+    use_rss: oneOf(['true', 'false']).optional(),
+    min_intelligence_index: decimal(-Infinity).optional(),
+    max_intelligence_index: decimal(-Infinity).optional(),
+    min_coding_index: decimal(-Infinity).optional(),
+    max_coding_index: decimal(-Infinity).optional(),
+    min_agentic_index: decimal(-Infinity).optional(),
+    max_agentic_index: decimal(-Infinity).optional(),
+    min_tool_success_rate: decimal(0).optional(),
+    max_tool_success_rate: decimal(0).optional(),
+  }),
+);
 
 /** A parsed `getModels` query. Prices are USD per million tokens; ages are days. */
 export type ModelQuery = z.output<typeof ModelQuerySchema>;
 
-/** The names of {@link ModelQuerySchema}'s parameters. */
-const PARAMETERS = Object.keys(ModelQuerySchema.shape);
+/** The names of {@link ModelQuerySchema}'s parameters (read on first use: the schema is built then). */
+let parameters: readonly string[] | undefined;
 
 /**
  * Parses a `getModels` query (unknown parameters are ignored). With `only`,
@@ -158,7 +162,7 @@ const PARAMETERS = Object.keys(ModelQuerySchema.shape);
  */
 export function parseModelQuery(params: URLSearchParams, only?: readonly (keyof ModelQuery)[]): ModelQuery {
   const raw: Record<string, string> = {};
-  for (const name of only ?? PARAMETERS) {
+  for (const name of only ?? (parameters ??= Object.keys(ModelQuerySchema.unwrap().shape))) {
     const value = singleParam(params, name);
     if (value !== null) raw[name] = value;
   }

@@ -25,74 +25,78 @@ export { GenerationRecordSchema, GenerationsFileSchema, ProviderResponseSchema, 
 export { AliasSchema, ArchitectureSchema, ModelRecordSchema, TopProviderSchema, type Alias, type ModelRecord } from './model-record-schema.js';
 
 /** Speech facts of one TTS model that are not part of its Model record. */
-export const SpeechModelInfoSchema = z.strictObject({
-  /**
-   * Display name of the upstream provider that serves it (`OpenAI`, `Google AI Studio`, `xAI`, ...): the
-   * `provider_name` of its generation records and of its endpoint (`listEndpoints`).
-   */
-  provider_name: NonEmptyString,
-  /** Accepted `response_format` values; Gemini TTS is `["pcm"]` only. */
-  response_formats: z.array(z.enum(['mp3', 'pcm'])).min(1, 'expected at least one response format'),
-  /** Longest accepted `input`, in characters. */
-  max_input_chars: z.int().positive(),
-  /**
-   * Whether the model honors the request's `speed` (0.25 to 4). The gateway's records do not say it
-   * (`speed` is not a value of the OpenAPI document's `Parameter` enum, so it is not in `supported_parameters`);
-   * default false: `speed` is accepted and ignored.
-   */
-  supports_speed: z.boolean().optional(),
-  /**
-   * The `speed` range the provider documents, when it is not 0.25–4 (`speed` of the speech model discovery reads);
-   * implies `supports_speed`.
-   */
-  speed_range: z.strictObject({ min: z.number().min(0.25), max: z.number().max(4) }).refine((range) => range.min <= range.max, 'expected min ≤ max').optional(),
-  /** Whether the model takes `instructions` (listed as `{type: "unknown"}` by the discovery reads); default false. */
-  instructions: z.boolean().optional(),
-  /**
-   * Inputs taken besides text, as `input_references` (`audio`: voice cloning; `image`: voice design); default none,
-   * and a request with `input_references` is refused.
-   */
-  input_modalities: z.array(z.enum(['audio', 'image'])).optional(),
-  /**
-   * Whether the model takes `input` as a list of turns `{text, voice?, instructions?}` ("multi-speaker input" of the
-   * gateway's `SpeechInput`: Gemini TTS, and Fish Audio models other than S1); default false, and a list is refused.
-   */
-  multi_speaker: z.boolean().optional(),
-  /**
-   * For a model without speed control (neither `supports_speed` nor `speed_range`): whether a `speed` other than 1 is
-   * refused with a 400 (`true`) or accepted and ignored (default). The gateway's `speed` docs: "Other providers either
-   * ignore it or return a 400 for a non-default value when the model has no speed control".
-   */
-  speed_refusal: z.boolean().optional(),
-}).refine((info) => !(info.speed_refusal === true && (info.supports_speed === true || info.speed_range !== undefined)), {
-  message: 'expected speed_refusal only on a model without speed control (no supports_speed, no speed_range)',
-  path: ['speed_refusal'],
-});
+export const SpeechModelInfoSchema = z.lazy(() =>
+  z.strictObject({
+    /**
+     * Display name of the upstream provider that serves it (`OpenAI`, `Google AI Studio`, `xAI`, ...): the
+     * `provider_name` of its generation records and of its endpoint (`listEndpoints`).
+     */
+    provider_name: NonEmptyString,
+    /** Accepted `response_format` values; Gemini TTS is `["pcm"]` only. */
+    response_formats: z.array(z.enum(['mp3', 'pcm'])).min(1, 'expected at least one response format'),
+    /** Longest accepted `input`, in characters. */
+    max_input_chars: z.int().positive(),
+    /**
+     * Whether the model honors the request's `speed` (0.25 to 4). The gateway's records do not say it
+     * (`speed` is not a value of the OpenAPI document's `Parameter` enum, so it is not in `supported_parameters`);
+     * default false: `speed` is accepted and ignored.
+     */
+    supports_speed: z.boolean().optional(),
+    /**
+     * The `speed` range the provider documents, when it is not 0.25–4 (`speed` of the speech model discovery reads);
+     * implies `supports_speed`.
+     */
+    speed_range: z.strictObject({ min: z.number().min(0.25), max: z.number().max(4) }).refine((range) => range.min <= range.max, 'expected min ≤ max').optional(),
+    /** Whether the model takes `instructions` (listed as `{type: "unknown"}` by the discovery reads); default false. */
+    instructions: z.boolean().optional(),
+    /**
+     * Inputs taken besides text, as `input_references` (`audio`: voice cloning; `image`: voice design); default none,
+     * and a request with `input_references` is refused.
+     */
+    input_modalities: z.array(z.enum(['audio', 'image'])).optional(),
+    /**
+     * Whether the model takes `input` as a list of turns `{text, voice?, instructions?}` ("multi-speaker input" of the
+     * gateway's `SpeechInput`: Gemini TTS, and Fish Audio models other than S1); default false, and a list is refused.
+     */
+    multi_speaker: z.boolean().optional(),
+    /**
+     * For a model without speed control (neither `supports_speed` nor `speed_range`): whether a `speed` other than 1 is
+     * refused with a 400 (`true`) or accepted and ignored (default). The gateway's `speed` docs: "Other providers either
+     * ignore it or return a 400 for a non-default value when the model has no speed control".
+     */
+    speed_refusal: z.boolean().optional(),
+  }).refine((info) => !(info.speed_refusal === true && (info.supports_speed === true || info.speed_range !== undefined)), {
+    message: 'expected speed_refusal only on a model without speed control (no supports_speed, no speed_range)',
+    path: ['speed_refusal'],
+  }),
+);
 
 /**
  * Transcription facts of one speech-to-text model that are not part of its Model record (`createAudioTranscriptions`;
  * `docs/transcription.md`, "Models").
  */
-export const TranscriptionModelInfoSchema = z.strictObject({
-  /** Display name of the provider that serves it: the `provider_name` of its generation records and endpoint. */
-  provider_name: NonEmptyString,
-  /**
-   * How the provider bills a transcription, and so what `usage` carries: `second` (`usage.seconds`, the audio's
-   * length rounded up to a whole second, × `price_per_second`) or `token` (`usage.input_tokens` for the audio, at
-   * the record's `pricing.audio` (else `pricing.prompt`), and `output_tokens` for the text, at `pricing.completion`).
-   */
-  priced_by: z.enum(['second', 'token']),
-  /** USD per second of audio, for `priced_by: "second"` (decimal string). */
-  price_per_second: DecimalString.optional(),
-  /** Whether `response_format: "verbose_json"` is served ("only supported by OpenAI-compatible providers"); default true. */
-  verbose_json: z.boolean().optional(),
-  /** Whether the model labels speakers (`diarize`; the endpoint's `supports_diarization`); default false. */
-  diarization: z.boolean().optional(),
-  /** Whether the model takes `keyterms`; default false. */
-  keyterms: z.boolean().optional(),
-  /** Whether the model takes `input_audio.url` ("only supported by some providers"); default false. */
-  url_input: z.boolean().optional(),
-}).refine((info) => info.priced_by !== 'second' || info.price_per_second !== undefined, { message: 'expected price_per_second for priced_by "second"', path: ['price_per_second'] });
+export const TranscriptionModelInfoSchema = z.lazy(() =>
+  z.strictObject({
+    /** Display name of the provider that serves it: the `provider_name` of its generation records and endpoint. */
+    provider_name: NonEmptyString,
+    /**
+     * How the provider bills a transcription, and so what `usage` carries: `second` (`usage.seconds`, the audio's
+     * length rounded up to a whole second, × `price_per_second`) or `token` (`usage.input_tokens` for the audio, at
+     * the record's `pricing.audio` (else `pricing.prompt`), and `output_tokens` for the text, at `pricing.completion`).
+     */
+    priced_by: z.enum(['second', 'token']),
+    /** USD per second of audio, for `priced_by: "second"` (decimal string). */
+    price_per_second: DecimalString.optional(),
+    /** Whether `response_format: "verbose_json"` is served ("only supported by OpenAI-compatible providers"); default true. */
+    verbose_json: z.boolean().optional(),
+    /** Whether the model labels speakers (`diarize`; the endpoint's `supports_diarization`); default false. */
+    diarization: z.boolean().optional(),
+    /** Whether the model takes `keyterms`; default false. */
+    keyterms: z.boolean().optional(),
+    /** Whether the model takes `input_audio.url` ("only supported by some providers"); default false. */
+    url_input: z.boolean().optional(),
+  }).refine((info) => info.priced_by !== 'second' || info.price_per_second !== undefined, { message: 'expected price_per_second for priced_by "second"', path: ['price_per_second'] }),
+);
 
 /** `quantization` values of an endpoint (the OpenAPI document's `Quantization` enum). */
 export const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
@@ -103,46 +107,50 @@ export const QUANTIZATIONS = ['int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16
  * length, pricing, supported parameters) or is drawn from the seed (latency, throughput, uptime); see
  * `src/core/catalog/derive-endpoints.ts`.
  */
-export const ProviderEntrySchema = z.strictObject({
-  /** The provider's display name, a value of the document's `ProviderName` enum (`DeepInfra`, `Google AI Studio`). */
-  provider_name: NonEmptyString,
-  /** The endpoint's tag: the provider slug, with the quantization when the provider serves several (`deepinfra/fp8`). */
-  tag: NonEmptyString,
-  /** Weights precision the provider serves; null when it does not say. */
-  quantization: z.enum(QUANTIZATIONS).nullable(),
-  /** Longest completion at this provider, tokens; default: the record's `top_provider.max_completion_tokens`. */
-  max_completion_tokens: z.int().positive().nullable().optional(),
-  /** Whether the provider caches prompts without being asked; default false. */
-  supports_implicit_caching: z.boolean().optional(),
-  /**
-   * The endpoint's data policy, which a request's `provider.zdr` and `provider.data_collection` route by
-   * (`src/core/catalog/data-policy.ts`). Absent: the gateway's stance for a policy it cannot ascertain ("assume that
-   * the endpoint both retains and trains on data", its Zero Data Retention guide), `{zdr: false, training: true}`.
-   */
-  data_policy: z
-    .strictObject({
-      /** Whether the endpoint has a Zero Data Retention policy (it stores no prompt or answer); such an endpoint does not train. */
-      zdr: z.boolean(),
-      /** Whether the provider stores user data non-transiently and may train on it: what `data_collection: "deny"` excludes. */
-      training: z.boolean(),
-    })
-    .refine((policy) => !(policy.zdr && policy.training), { message: 'expected training false where zdr is true (an endpoint that retains nothing cannot train on it)', path: ['training'] })
-    .optional(),
-});
+export const ProviderEntrySchema = z.lazy(() =>
+  z.strictObject({
+    /** The provider's display name, a value of the document's `ProviderName` enum (`DeepInfra`, `Google AI Studio`). */
+    provider_name: NonEmptyString,
+    /** The endpoint's tag: the provider slug, with the quantization when the provider serves several (`deepinfra/fp8`). */
+    tag: NonEmptyString,
+    /** Weights precision the provider serves; null when it does not say. */
+    quantization: z.enum(QUANTIZATIONS).nullable(),
+    /** Longest completion at this provider, tokens; default: the record's `top_provider.max_completion_tokens`. */
+    max_completion_tokens: z.int().positive().nullable().optional(),
+    /** Whether the provider caches prompts without being asked; default false. */
+    supports_implicit_caching: z.boolean().optional(),
+    /**
+     * The endpoint's data policy, which a request's `provider.zdr` and `provider.data_collection` route by
+     * (`src/core/catalog/data-policy.ts`). Absent: the gateway's stance for a policy it cannot ascertain ("assume that
+     * the endpoint both retains and trains on data", its Zero Data Retention guide), `{zdr: false, training: true}`.
+     */
+    data_policy: z
+      .strictObject({
+        /** Whether the endpoint has a Zero Data Retention policy (it stores no prompt or answer); such an endpoint does not train. */
+        zdr: z.boolean(),
+        /** Whether the provider stores user data non-transiently and may train on it: what `data_collection: "deny"` excludes. */
+        training: z.boolean(),
+      })
+      .refine((policy) => !(policy.zdr && policy.training), { message: 'expected training false where zdr is true (an endpoint that retains nothing cannot train on it)', path: ['training'] })
+      .optional(),
+  }),
+);
 
 /** The whole of `fixtures/models.json`. */
-export const ModelsFileSchema = z.strictObject({
-  models: z.array(ModelRecordSchema),
-  aliases: z.array(AliasSchema),
-  speech: z.record(z.string(), SpeechModelInfoSchema),
-  /** Transcription facts keyed by base model id; one entry per model whose output modalities include `transcription`. */
-  transcription: z.record(z.string(), TranscriptionModelInfoSchema).optional(),
-  /**
-   * The providers of each base model, keyed by model id, first = the one the simulator routes to. A model
-   * without an entry has one provider: its speech provider, or the part of its `name` before `: `.
-   */
-  providers: z.record(z.string(), z.array(ProviderEntrySchema).min(1, 'expected at least one provider')).optional(),
-});
+export const ModelsFileSchema = z.lazy(() =>
+  z.strictObject({
+    models: z.array(ModelRecordSchema),
+    aliases: z.array(AliasSchema),
+    speech: z.record(z.string(), SpeechModelInfoSchema),
+    /** Transcription facts keyed by base model id; one entry per model whose output modalities include `transcription`. */
+    transcription: z.record(z.string(), TranscriptionModelInfoSchema).optional(),
+    /**
+     * The providers of each base model, keyed by model id, first = the one the simulator routes to. A model
+     * without an entry has one provider: its speech provider, or the part of its `name` before `: `.
+     */
+    providers: z.record(z.string(), z.array(ProviderEntrySchema).min(1, 'expected at least one provider')).optional(),
+  }),
+);
 
 /** Speech facts of one TTS model (see {@link SpeechModelInfoSchema}). */
 export type SpeechModelInfo = z.output<typeof SpeechModelInfoSchema>;

@@ -35,25 +35,29 @@ export const RECORDED_SCENARIO = 'recorded';
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** One recorded speech answer. */
-export const AudioRecordingSchema = z.strictObject({
-  /** The request's normalized body ({@link speechKeyOf}), as its JSON text. */
-  key: z.string().min(1, 'expected the normalized request, as JSON text'),
-  /** The file under `audio/` holding the answer's bytes: a plain name, no folder (`<64 hex>.mp3` or `.pcm`). */
-  file: z.string().regex(/^[A-Za-z0-9._-]+$/, 'expected a file name under audio/ (letters, digits, ".", "_", "-"), no folder'),
-  /**
-   * The answer's `Content-Type`, as the upstream sent it (`audio/mpeg`, `audio/pcm;rate=24000;channels=1`): a value
-   * HTTP can send as a header (no CR, LF or other control character), so that every answer built from it can be sent.
-   */
-  content_type: z
-    .string()
-    .min(1, 'expected the Content-Type the upstream sent')
-    .regex(HEADER_VALUE, 'expected a header value of tab, printable ASCII or Latin-1 characters (no CR, LF or other control characters, nothing past U+00FF)'),
-  /** The file's length, bytes (checked when the folder loads). */
-  bytes: z.int().min(0),
-});
+export const AudioRecordingSchema = z.lazy(() =>
+  z.strictObject({
+    /** The request's normalized body ({@link speechKeyOf}), as its JSON text. */
+    key: z.string().min(1, 'expected the normalized request, as JSON text'),
+    /** The file under `audio/` holding the answer's bytes: a plain name, no folder (`<64 hex>.mp3` or `.pcm`). */
+    file: z.string().regex(/^[A-Za-z0-9._-]+$/, 'expected a file name under audio/ (letters, digits, ".", "_", "-"), no folder'),
+    /**
+     * The answer's `Content-Type`, as the upstream sent it (`audio/mpeg`, `audio/pcm;rate=24000;channels=1`): a value
+     * HTTP can send as a header (no CR, LF or other control character), so that every answer built from it can be sent.
+     */
+    content_type: z
+      .string()
+      .min(1, 'expected the Content-Type the upstream sent')
+      .regex(HEADER_VALUE, 'expected a header value of tab, printable ASCII or Latin-1 characters (no CR, LF or other control characters, nothing past U+00FF)'),
+    /** The file's length, bytes (checked when the folder loads). */
+    bytes: z.int().min(0),
+  }),
+);
 
 /** `audio/index.json`. */
-export const AudioIndexSchema = z.strictObject({ recordings: z.array(AudioRecordingSchema) });
+export const AudioIndexSchema = z.lazy(() =>
+  z.strictObject({ recordings: z.array(AudioRecordingSchema) }),
+);
 
 /** One recorded speech answer (see {@link AudioRecordingSchema}). */
 export type AudioRecording = z.output<typeof AudioRecordingSchema>;

@@ -19,37 +19,43 @@ export const MAX_TRANSCRIPT_CHARS = 200_000;
 export const MAX_TRANSCRIPT_WORDS = 50_000;
 
 /** One timed word of a transcript: `word`, `start` and `end` in seconds, `speaker` (an index from 0) when diarized. */
-export const TranscriptWordSchema = z.strictObject({
-  word: z.string().max(1000),
-  start: z.number().nonnegative(),
-  end: z.number().nonnegative(),
-  speaker: z.int().nonnegative().optional(),
-});
+export const TranscriptWordSchema = z.lazy(() =>
+  z.strictObject({
+    word: z.string().max(1000),
+    start: z.number().nonnegative(),
+    end: z.number().nonnegative(),
+    speaker: z.int().nonnegative().optional(),
+  }),
+);
 
 /**
  * One entry: `sha256` (64 lower-case hex digits) or `clip` (a path inside the folder, such as `clips/hello.wav`),
  * exactly one; `text`; and optionally `language` (ISO-639-1), `duration` (seconds; default: read from the audio),
  * and `words` (default: the words of `text`, spread evenly over the duration).
  */
-export const TranscriptEntrySchema = z
-  .strictObject({
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the audio file, 64 lower-case hex digits')
-      .optional(),
-    clip: z.string().min(1, 'expected a path inside the fixtures folder, such as "clips/hello.wav"').max(1024).optional(),
-    text: z.string().max(MAX_TRANSCRIPT_CHARS),
-    language: z.string().max(32).optional(),
-    duration: z.number().nonnegative().optional(),
-    words: z.array(TranscriptWordSchema).max(MAX_TRANSCRIPT_WORDS).optional(),
-  })
-  .refine((entry) => (entry.sha256 === undefined) !== (entry.clip === undefined), 'expected exactly one of sha256 and clip');
+export const TranscriptEntrySchema = z.lazy(() =>
+  z
+    .strictObject({
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the audio file, 64 lower-case hex digits')
+        .optional(),
+      clip: z.string().min(1, 'expected a path inside the fixtures folder, such as "clips/hello.wav"').max(1024).optional(),
+      text: z.string().max(MAX_TRANSCRIPT_CHARS),
+      language: z.string().max(32).optional(),
+      duration: z.number().nonnegative().optional(),
+      words: z.array(TranscriptWordSchema).max(MAX_TRANSCRIPT_WORDS).optional(),
+    })
+    .refine((entry) => (entry.sha256 === undefined) !== (entry.clip === undefined), 'expected exactly one of sha256 and clip'),
+);
 
 /** The whole of `transcripts.json`: at most `FOLDER_LIMITS.transcripts` (10,000) entries. */
-export const TranscriptsFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  transcripts: z.array(TranscriptEntrySchema).max(FOLDER_LIMITS.transcripts),
-});
+export const TranscriptsFileSchema = z.lazy(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    transcripts: z.array(TranscriptEntrySchema).max(FOLDER_LIMITS.transcripts),
+  }),
+);
 
 /** An entry of `transcripts.json` (see {@link TranscriptEntrySchema}). */
 export type TranscriptEntry = z.output<typeof TranscriptEntrySchema>;

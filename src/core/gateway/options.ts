@@ -221,13 +221,15 @@ export interface Options<FilePath extends string = string> extends GatewayOption
 
 
 /** The numeric options, checked before anything is built. */
-const NumericOptionsSchema = z.object({
-  seed: z.int().optional(),
-  journalSize: z.int().min(1).optional(),
-  journalBytes: z.int().min(1).optional(),
-  maxGenerations: z.int().min(0).optional(),
-  audioCacheBytes: z.int().min(0).optional(),
-});
+const NumericOptionsSchema = z.lazy(() =>
+  z.object({
+    seed: z.int().optional(),
+    journalSize: z.int().min(1).optional(),
+    journalBytes: z.int().min(1).optional(),
+    maxGenerations: z.int().min(0).optional(),
+    audioCacheBytes: z.int().min(0).optional(),
+  }),
+);
 
 /**
  * Checks the numeric options: `seed` a safe integer (`1.5` would act as `1` in some draws and not in others);

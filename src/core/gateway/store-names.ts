@@ -11,15 +11,17 @@ import { parseOptions, type GatewayOptions } from './options.js';
 export const MAX_REPLICA_ID_LENGTH = 200;
 
 /** What `storePrefix` and `replicaId` may be. */
-const StoreOptionsSchema = z.object({
-  storePrefix: z.string().min(1, { error: 'expected a non-empty string such as "mockrouter:"' }).optional(),
-  replicaId: z
-    .string()
-    .min(1, { error: 'expected a non-empty string' })
-    .max(MAX_REPLICA_ID_LENGTH, { error: `expected at most ${MAX_REPLICA_ID_LENGTH} characters` })
-    .regex(/^[^\p{C}]*$/u, { error: 'expected printable characters only (no control characters)' })
-    .optional(),
-});
+const StoreOptionsSchema = z.lazy(() =>
+  z.object({
+    storePrefix: z.string().min(1, { error: 'expected a non-empty string such as "mockrouter:"' }).optional(),
+    replicaId: z
+      .string()
+      .min(1, { error: 'expected a non-empty string' })
+      .max(MAX_REPLICA_ID_LENGTH, { error: `expected at most ${MAX_REPLICA_ID_LENGTH} characters` })
+      .regex(/^[^\p{C}]*$/u, { error: 'expected printable characters only (no control characters)' })
+      .optional(),
+  }),
+);
 
 /**
  * Checks options `storePrefix` (a non-empty string) and `replicaId` (a non-empty string of printable characters:

@@ -13,13 +13,15 @@ import * as z from 'zod';
  * default, any). `null` is taken for both, as the SDKs' `OptionalNullable` sends it, and means the default. Unknown
  * members are accepted and ignored.
  */
-export const ProviderPreferencesSchema = z.looseObject(
-  {
-    options: z.record(z.string(), z.unknown(), { error: 'must be an object keyed by provider slug' }).optional(),
-    zdr: z.boolean({ error: 'must be a boolean or null' }).nullable().optional(),
-    data_collection: z.enum(['allow', 'deny'], { error: 'must be "allow", "deny" or null' }).nullable().optional(),
-  },
-  { error: 'must be an object' },
+export const ProviderPreferencesSchema = z.lazy(() =>
+  z.looseObject(
+    {
+      options: z.record(z.string(), z.unknown(), { error: 'must be an object keyed by provider slug' }).optional(),
+      zdr: z.boolean({ error: 'must be a boolean or null' }).nullable().optional(),
+      data_collection: z.enum(['allow', 'deny'], { error: 'must be "allow", "deny" or null' }).nullable().optional(),
+    },
+    { error: 'must be an object' },
+  ),
 );
 
 /** A request's `provider`, validated (see {@link ProviderPreferencesSchema}). */

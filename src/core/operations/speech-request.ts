@@ -42,47 +42,49 @@ const IMAGE_DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
  * `data`, optionally a data URI, and an optional `format`) for voice cloning, its transcript (`text`), or an image
  * (`image_url: {url}`, a data URL) for voice design.
  */
-const InputReferenceSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.looseObject({
-      type: z.literal('input_audio'),
-      input_audio: z.looseObject(
-        {
-          data: z
-            .string({ error: 'required, a string of base64 audio' })
-            .min(1, 'must not be empty')
-            .max(MAX_REFERENCE_CHARS, `must be at most ${MAX_REFERENCE_CHARS} characters (20 MiB of base64)`),
-          format: z.string({ error: 'must be a string' }).optional(),
-        },
-        { error: 'required, an object {data, format?}' },
-      ),
-    }),
-    z.looseObject({
-      type: z.literal('text'),
-      text: z.string({ error: 'required, a string' }).max(MAX_REFERENCE_TEXT_CHARS, `must be at most ${MAX_REFERENCE_TEXT_CHARS} characters`),
-    }),
-    z.looseObject({
-      type: z.literal('image_url'),
-      image_url: z.looseObject(
-        {
-          url: z
-            .string({ error: 'required, a data URL of an image (data:image/png;base64,...)' })
-            .max(MAX_REFERENCE_CHARS, `must be at most ${MAX_REFERENCE_CHARS} characters (20 MiB)`)
-            .regex(IMAGE_DATA_URL, 'must be a data URL of an image (data:image/png;base64,...)'),
-        },
-        { error: 'required, an object {url}' },
-      ),
-    }),
-  ],
-  {
-    error: (issue) => {
-      const type = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
-      return type === undefined
-        ? `must be an object whose type is "input_audio", "text" or "image_url", got ${describe(issue.input)}`
-        : `must be "input_audio", "text" or "image_url", got ${describe(type)}`;
+const InputReferenceSchema = z.lazy(() =>
+  z.discriminatedUnion(
+    'type',
+    [
+      z.looseObject({
+        type: z.literal('input_audio'),
+        input_audio: z.looseObject(
+          {
+            data: z
+              .string({ error: 'required, a string of base64 audio' })
+              .min(1, 'must not be empty')
+              .max(MAX_REFERENCE_CHARS, `must be at most ${MAX_REFERENCE_CHARS} characters (20 MiB of base64)`),
+            format: z.string({ error: 'must be a string' }).optional(),
+          },
+          { error: 'required, an object {data, format?}' },
+        ),
+      }),
+      z.looseObject({
+        type: z.literal('text'),
+        text: z.string({ error: 'required, a string' }).max(MAX_REFERENCE_TEXT_CHARS, `must be at most ${MAX_REFERENCE_TEXT_CHARS} characters`),
+      }),
+      z.looseObject({
+        type: z.literal('image_url'),
+        image_url: z.looseObject(
+          {
+            url: z
+              .string({ error: 'required, a data URL of an image (data:image/png;base64,...)' })
+              .max(MAX_REFERENCE_CHARS, `must be at most ${MAX_REFERENCE_CHARS} characters (20 MiB)`)
+              .regex(IMAGE_DATA_URL, 'must be a data URL of an image (data:image/png;base64,...)'),
+          },
+          { error: 'required, an object {url}' },
+        ),
+      }),
+    ],
+    {
+      error: (issue) => {
+        const type = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
+        return type === undefined
+          ? `must be an object whose type is "input_audio", "text" or "image_url", got ${describe(issue.input)}`
+          : `must be "input_audio", "text" or "image_url", got ${describe(type)}`;
+      },
     },
-  },
+  ),
 );
 
 /** One part of `input_references` (see {@link InputReferenceSchema}). */
@@ -92,13 +94,15 @@ export type InputReference = z.output<typeof InputReferenceSchema>;
  * One turn of a multi-speaker `input` (the gateway's `SpeechTurn`, Python SDK v1.3.27): its `text` (required), its
  * `voice` (default: the request's `voice`) and its `instructions` (override the request's).
  */
-const SpeechTurnSchema = z.looseObject(
-  {
-    text: z.string({ error: requiredString }).min(1, 'must not be empty'),
-    voice: z.string({ error: optionalString }).min(1, 'must not be empty').optional(),
-    instructions: z.string({ error: optionalString }).optional(),
-  },
-  { error: (issue) => `must be a turn {text, voice?, instructions?}, got ${describe(issue.input)}` },
+const SpeechTurnSchema = z.lazy(() =>
+  z.looseObject(
+    {
+      text: z.string({ error: requiredString }).min(1, 'must not be empty'),
+      voice: z.string({ error: optionalString }).min(1, 'must not be empty').optional(),
+      instructions: z.string({ error: optionalString }).optional(),
+    },
+    { error: (issue) => `must be a turn {text, voice?, instructions?}, got ${describe(issue.input)}` },
+  ),
 );
 
 /** One turn of a multi-speaker `input` (see {@link SpeechTurnSchema}). */
@@ -108,45 +112,47 @@ export type SpeechTurn = z.output<typeof SpeechTurnSchema>;
  * The speech request body. Unknown fields (`trace`, `temperature`, ...) are accepted and ignored, as the real gateway
  * does. `voice` may be absent here: the operation refuses that once it knows the model, to name the model's voices.
  */
-export const SpeechRequestSchema = z
-  .looseObject(
-    {
-      model: z.string({ error: requiredString }).min(1, 'must not be empty'),
-      // A string, or a list of turns (the gateway's `SpeechInput`, "multi-speaker input").
-      input: z.union([z.string().min(1, 'must not be empty'), z.array(SpeechTurnSchema).min(1, 'must hold at least one turn')], {
-        error: (issue) =>
-          issue.input === undefined ? 'required, a string or a list of turns' : `must be a string or a list of turns {text, voice?, instructions?}, got ${describe(issue.input)}`,
-      }),
-      voice: z.string({ error: optionalString }).optional(),
-      response_format: z
-        .enum(['mp3', 'pcm'], { error: (issue) => `must be one of mp3, pcm, got ${describe(issue.input)}` })
-        .default('pcm'),
-      speed: z
-        .number({
-          // A number too large for a double (`1e400`) is parsed as Infinity: it is out of range, not of another type.
+export const SpeechRequestSchema = z.lazy(() =>
+  z
+    .looseObject(
+      {
+        model: z.string({ error: requiredString }).min(1, 'must not be empty'),
+        // A string, or a list of turns (the gateway's `SpeechInput`, "multi-speaker input").
+        input: z.union([z.string().min(1, 'must not be empty'), z.array(SpeechTurnSchema).min(1, 'must hold at least one turn')], {
           error: (issue) =>
-            typeof issue.input === 'number' ? `must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${issue.input}` : `must be a number, got ${describe(issue.input)}`,
-        })
-        .finite('must be a finite number')
-        .optional(),
-      provider: ProviderPreferencesSchema.optional(),
-      session_id: z.string({ error: 'must be a string' }).max(MAX_SESSION_ID, `must be at most ${MAX_SESSION_ID} characters`).optional(),
-      user: z.string({ error: 'must be a string' }).optional(),
-      instructions: z.string({ error: optionalString }).optional(),
-      input_references: z.array(InputReferenceSchema, { error: 'must be an array of reference parts' }).optional(),
-    },
-    { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
-  )
-  .superRefine(
-    (body, ctx) => {
-      const parts = body.input_references ?? [];
-      for (const issue of referenceOrderIssues(parts)) ctx.addIssue({ code: 'custom', ...issue });
-      const clips = parts.filter((part) => part.type === 'input_audio').length;
-      for (const issue of audioMentionIssues(body.input, clips)) ctx.addIssue({ code: 'custom', ...issue });
-    },
-    // Only over a body whose every field is valid: the checks across fields read them as their types say.
-    { when: (payload) => payload.issues.length === 0 },
-  );
+            issue.input === undefined ? 'required, a string or a list of turns' : `must be a string or a list of turns {text, voice?, instructions?}, got ${describe(issue.input)}`,
+        }),
+        voice: z.string({ error: optionalString }).optional(),
+        response_format: z
+          .enum(['mp3', 'pcm'], { error: (issue) => `must be one of mp3, pcm, got ${describe(issue.input)}` })
+          .default('pcm'),
+        speed: z
+          .number({
+            // A number too large for a double (`1e400`) is parsed as Infinity: it is out of range, not of another type.
+            error: (issue) =>
+              typeof issue.input === 'number' ? `must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}, got ${issue.input}` : `must be a number, got ${describe(issue.input)}`,
+          })
+          .finite('must be a finite number')
+          .optional(),
+        provider: ProviderPreferencesSchema.optional(),
+        session_id: z.string({ error: 'must be a string' }).max(MAX_SESSION_ID, `must be at most ${MAX_SESSION_ID} characters`).optional(),
+        user: z.string({ error: 'must be a string' }).optional(),
+        instructions: z.string({ error: optionalString }).optional(),
+        input_references: z.array(InputReferenceSchema, { error: 'must be an array of reference parts' }).optional(),
+      },
+      { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
+    )
+    .superRefine(
+      (body, ctx) => {
+        const parts = body.input_references ?? [];
+        for (const issue of referenceOrderIssues(parts)) ctx.addIssue({ code: 'custom', ...issue });
+        const clips = parts.filter((part) => part.type === 'input_audio').length;
+        for (const issue of audioMentionIssues(body.input, clips)) ctx.addIssue({ code: 'custom', ...issue });
+      },
+      // Only over a body whose every field is valid: the checks across fields read them as their types say.
+      { when: (payload) => payload.issues.length === 0 },
+    ),
+);
 
 /** A speech request body, validated (see {@link SpeechRequestSchema}). */
 export type SpeechRequest = z.output<typeof SpeechRequestSchema>;

@@ -41,42 +41,46 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-const formatSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}` : `must be a string, got ${describe(issue.input)}`) })
-  .transform((value, ctx) => {
-    const format = value.trim().toLowerCase();
-    if ((TRANSCRIPTION_FORMATS as readonly string[]).includes(format)) return format as TranscriptionFormat;
-    ctx.addIssue({ code: 'custom', message: `must be one of ${TRANSCRIPTION_FORMATS.join(', ')}, got ${describe(value)}` });
-    return z.NEVER;
-  });
+const formatSchema = z.lazy(() =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}` : `must be a string, got ${describe(issue.input)}`) })
+    .transform((value, ctx) => {
+      const format = value.trim().toLowerCase();
+      if ((TRANSCRIPTION_FORMATS as readonly string[]).includes(format)) return format as TranscriptionFormat;
+      ctx.addIssue({ code: 'custom', message: `must be one of ${TRANSCRIPTION_FORMATS.join(', ')}, got ${describe(value)}` });
+      return z.NEVER;
+    }),
+);
 
 /**
  * `input_audio`: base64 bytes with their format (`{data, format}`), or a URL (`{url, format?}`: the format then
  * optional when the path has an audio extension). Exactly one of `data` and `url`.
  */
-const InputAudioSchema = z
-  .looseObject(
-    {
-      data: z.string({ error: (issue) => `must be a string of base64, got ${describe(issue.input)}` }).optional(),
-      url: z
-        .string({ error: (issue) => `must be a string, got ${describe(issue.input)}` })
-        .max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`)
-        .regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL')
-        .optional(),
-      format: formatSchema.optional(),
-    },
-    {
-      error: (issue) =>
-        issue.input === undefined
-          ? 'required, an object {data, format} (base64 audio) or {url, format?}'
-          : `must be an object {data, format} (base64 audio) or {url, format?}, got ${describe(issue.input)}`,
-    },
-  )
-  .superRefine((input, ctx) => {
-    if (input.data === undefined && input.url === undefined) ctx.addIssue({ code: 'custom', message: 'required, a string of base64 audio (or give input_audio.url)', path: ['data'] });
-    else if (input.data !== undefined && input.url !== undefined) ctx.addIssue({ code: 'custom', message: 'give data or url, not both', path: ['url'] });
-    else if (input.data !== undefined && input.format === undefined) ctx.addIssue({ code: 'custom', message: `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}`, path: ['format'] });
-  });
+const InputAudioSchema = z.lazy(() =>
+  z
+    .looseObject(
+      {
+        data: z.string({ error: (issue) => `must be a string of base64, got ${describe(issue.input)}` }).optional(),
+        url: z
+          .string({ error: (issue) => `must be a string, got ${describe(issue.input)}` })
+          .max(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`)
+          .regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL')
+          .optional(),
+        format: formatSchema.optional(),
+      },
+      {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'required, an object {data, format} (base64 audio) or {url, format?}'
+            : `must be an object {data, format} (base64 audio) or {url, format?}, got ${describe(issue.input)}`,
+      },
+    )
+    .superRefine((input, ctx) => {
+      if (input.data === undefined && input.url === undefined) ctx.addIssue({ code: 'custom', message: 'required, a string of base64 audio (or give input_audio.url)', path: ['data'] });
+      else if (input.data !== undefined && input.url !== undefined) ctx.addIssue({ code: 'custom', message: 'give data or url, not both', path: ['url'] });
+      else if (input.data !== undefined && input.format === undefined) ctx.addIssue({ code: 'custom', message: `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}`, path: ['format'] });
+    }),
+);
 
 /** The JSON body's fields besides the audio, also those of a multipart upload (read from its text fields). */
 const fields = {
@@ -104,9 +108,13 @@ const fields = {
     .optional(),
 };
 
-const JsonBodySchema = z.looseObject({ ...fields, input_audio: InputAudioSchema }, { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` });
+const JsonBodySchema = z.lazy(() =>
+  z.looseObject({ ...fields, input_audio: InputAudioSchema }, { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` }),
+);
 
-const MultipartFieldsSchema = z.looseObject(fields);
+const MultipartFieldsSchema = z.lazy(() =>
+  z.looseObject(fields),
+);
 
 /** The audio of a request: its bytes, or a URL; its format (`undefined` only for a URL whose path has no extension). */
 export type RequestAudio =

@@ -32,17 +32,19 @@ export const MAX_SAID_PIECES = 2_000;
  * - `turns`: for multi-speaker input, each turn's `text` and `voice` in order (`input` is then their texts joined by
  *   one space, `src/core/audio/turns.ts`): word times and speaker labels follow them.
  */
-export const SaidAudioSchema = z.strictObject({
-  input: z.string().max(MAX_SAID_INPUT_CHARS),
-  voice: z.string().max(1024),
-  speed: z.number().min(0.25).max(4),
-  seed: z.number().finite(),
-  mode: z.enum(['tones', 'words']),
-  format: z.enum(['pcm', 'mp3']),
-  samples: z.int().nonnegative(),
-  pieces: z.array(z.int().nonnegative()).max(MAX_SAID_PIECES).optional(),
-  turns: z.array(z.strictObject({ text: z.string().max(MAX_SAID_INPUT_CHARS), voice: z.string().max(1024) })).max(MAX_SAID_INPUT_CHARS).optional(),
-});
+export const SaidAudioSchema = z.lazy(() =>
+  z.strictObject({
+    input: z.string().max(MAX_SAID_INPUT_CHARS),
+    voice: z.string().max(1024),
+    speed: z.number().min(0.25).max(4),
+    seed: z.number().finite(),
+    mode: z.enum(['tones', 'words']),
+    format: z.enum(['pcm', 'mp3']),
+    samples: z.int().nonnegative(),
+    pieces: z.array(z.int().nonnegative()).max(MAX_SAID_PIECES).optional(),
+    turns: z.array(z.strictObject({ text: z.string().max(MAX_SAID_INPUT_CHARS), voice: z.string().max(1024) })).max(MAX_SAID_INPUT_CHARS).optional(),
+  }),
+);
 
 /** See {@link SaidAudioSchema}. */
 export type SaidAudio = z.output<typeof SaidAudioSchema>;
