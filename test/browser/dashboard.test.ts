@@ -10,7 +10,9 @@
  * there is room; the detail opens beside the journal, whose rows stay visible and take clicks; the login form shows
  * with no 401 in the console and takes the admin token. Screenshots at 1280×800, 1920×1080 and 390 px wide, light
  * and dark, go to a temporary folder (or `DASHBOARD_SCREENSHOTS`), printed at the end; `docs/dashboard.png` is
- * `wide-light.png`.
+ * `wide-light.png`. The dashboards of the default locale open one after another in one page (its size and color
+ * scheme set for each), as a user reloads it; another locale or time zone, the stream blocked, or the login, in a
+ * page of their own.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -21,7 +23,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal/journal.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { describeWithBrowser, launchBrowser, watchPage } from '../support/browser.js';
+import { describeWithBrowser, launchBrowser, watchPage, type PageWatch } from '../support/browser.js';
 import { STT, TTS } from '../support/speech-model.js';
 import { postSpeech } from '../support/speech-request.js';
 import { wavOf } from '../support/wav.js';
@@ -44,21 +46,41 @@ describeWithBrowser('dashboard', () => {
     await browser?.close();
     await server?.close();
   });
+  /**
+   * The page the dashboards of the default locale and time zone open in, one after another: a navigation there costs
+   * Chromium about half the CPU of a new page (a new renderer process each), and leaves nothing of the page before
+   * (the dashboard keeps no storage). Its `watch` collects the current dashboard's problems only.
+   */
+  let reused: { page: Page; watch?: PageWatch } | undefined;
   beforeEach(async () => {
     while (pages.length > 0) await pages.pop()!.close();
+    if (reused) {
+      reused.watch?.stop();
+      await reused.page.goto('about:blank');
+    }
     await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
   });
 
-  /** The dashboard of `origin` in a new page, once its event stream is open (or `connection` says otherwise). */
+  /**
+   * The dashboard of `origin` once its event stream is open (or `connection` says otherwise): in the reused page, or
+   * in a new one for another locale or time zone.
+   */
   async function dashboard(options: { width?: number; height?: number; dark?: boolean; connection?: string; origin?: string; locale?: string; timezoneId?: string } = {}) {
-    const page = await browser.newPage({
-      viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      ...(options.locale === undefined ? {} : { locale: options.locale }),
-      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
-    });
-    pages.push(page);
+    const viewport = { width: options.width ?? 1280, height: options.height ?? 800 };
+    const colorScheme = options.dark ? ('dark' as const) : ('light' as const);
+    let page: Page;
+    if (options.locale === undefined && options.timezoneId === undefined) {
+      reused?.watch?.stop();
+      reused ??= { page: await browser.newPage() };
+      page = reused.page;
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+    } else {
+      page = await browser.newPage({ viewport, colorScheme, ...(options.locale === undefined ? {} : { locale: options.locale }), ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }) });
+      pages.push(page);
+    }
     const problems = watchPage(page);
+    if (page === reused?.page) reused.watch = problems;
     await page.goto(`${options.origin ?? server.url}/__mock/ui`);
     await page.getByTestId('connection').filter({ hasText: options.connection ?? 'live' }).waitFor({ timeout: 10_000 });
     return { page, problems };

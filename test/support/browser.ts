@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium as playwrightChromium, type Browser, type Page } from 'playwright-core';
+import { chromium as playwrightChromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { describe } from 'vitest';
 import { describeMissingTool } from './required-tool.js';
 
@@ -88,6 +88,8 @@ export interface PageProblem {
 export interface PageWatch {
   /** The problems so far, oldest first; the list is emptied (call it after each test). */
   take(): PageProblem[];
+  /** Stops collecting (a page used again by the next test gets a watch of its own). */
+  stop(): void;
 }
 
 /**
@@ -97,15 +99,21 @@ export interface PageWatch {
  */
 export function watchPage(page: Page): PageWatch {
   let problems: PageProblem[] = [];
-  page.on('console', (message) => {
+  const onConsole = (message: ConsoleMessage) => {
     if (message.type() === 'error') problems.push({ kind: 'console', text: `${message.text()} (${message.location().url})` });
-  });
-  page.on('pageerror', (error) => problems.push({ kind: 'pageerror', text: error.stack ?? String(error) }));
+  };
+  const onPageError = (error: Error) => problems.push({ kind: 'pageerror', text: error.stack ?? String(error) });
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
   return {
     take() {
       const taken = problems;
       problems = [];
       return taken;
+    },
+    stop() {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
     },
   };
 }
