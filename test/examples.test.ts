@@ -153,7 +153,10 @@ describe('the pages show the files of examples/', () => {
     expect(README).toContain('http://127.0.0.1:4010/api/v1');
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe('node bin/mockrouter.js');
-    expect(pkg.scripts.test).toMatch(/vitest run/);
+    // npm test: the build, then vitest with the type checks and lint beside it (scripts/test.mjs).
+    expect(pkg.scripts.test).toBe('npm run build && node scripts/test.mjs');
+    expect(read('scripts/test.mjs')).toContain("[vitestBin, 'run', ...process.argv.slice(2)]");
+    expect(pkg.scripts.checks).toBe('run-p --aggregate-output typecheck:* lint');
   });
 
   it('the README links only absolute URLs (they work on the registry page), and those into the repository name its files and headings', () => {
