@@ -13,28 +13,30 @@ import { SERVER_TIMEOUTS } from './timeouts.js';
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** A timeout, ms: a whole number from 0 (off, as in Node's `http.Server`) to {@link MAX_TIMEOUT_MS}. */
-const Milliseconds = z.int().min(0).max(MAX_TIMEOUT_MS);
+const Milliseconds = z.lazy(() => z.int().min(0).max(MAX_TIMEOUT_MS));
 
-/** What `port`, `host` and `timeouts` may be. */
-const ListenOptionsSchema = z.object({
-  // A string of digits too, as `listen()` takes it (`port: process.env.PORT` from JavaScript).
-  port: z.preprocess((value) => (typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value), z.int().min(0).max(65_535)).optional(),
-  host: z.string().optional(),
-  timeouts: z
-    .strictObject({ headers: Milliseconds, request: Milliseconds, idle: Milliseconds, keepAlive: Milliseconds })
-    .partial()
-    .superRefine((given, ctx) => {
-      const { headers, request } = { ...SERVER_TIMEOUTS, ...given };
-      if (request === 0 || headers <= request) return;
-      const from = given.request === undefined ? 'the default' : 'given';
-      ctx.addIssue({
-        code: 'custom',
-        input: given,
-        message: `headers (${headers} ms) must be at most request (${request} ms, ${from}), the time for the whole request, unless request is 0`,
-      });
-    })
-    .optional(),
-});
+/** What `port`, `host` and `timeouts` may be (built at its first use, as the core's schemas are). */
+const ListenOptionsSchema = z.lazy(() =>
+  z.object({
+    // A string of digits too, as `listen()` takes it (`port: process.env.PORT` from JavaScript).
+    port: z.preprocess((value) => (typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value), z.int().min(0).max(65_535)).optional(),
+    host: z.string().optional(),
+    timeouts: z
+      .strictObject({ headers: Milliseconds, request: Milliseconds, idle: Milliseconds, keepAlive: Milliseconds })
+      .partial()
+      .superRefine((given, ctx) => {
+        const { headers, request } = { ...SERVER_TIMEOUTS, ...given };
+        if (request === 0 || headers <= request) return;
+        const from = given.request === undefined ? 'the default' : 'given';
+        ctx.addIssue({
+          code: 'custom',
+          input: given,
+          message: `headers (${headers} ms) must be at most request (${request} ms, ${from}), the time for the whole request, unless request is 0`,
+        });
+      })
+      .optional(),
+  }),
+);
 
 /** The options {@link checkListenOptions} checks. */
 export type ListenOptions = z.input<typeof ListenOptionsSchema>;

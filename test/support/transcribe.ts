@@ -31,9 +31,8 @@ function run(file: string, args: string[]): Promise<string> {
 
 /**
  * PocketSphinx's search bounds: at most 3,000 HMMs and 10 distinct words alive per frame (its defaults are 30,000 and
- * no bound). On the ten sentences of `test/speech-words.test.ts` in four voices, word accuracy is the same as with the
- * defaults (92, 92, 84 and 91% against 92, 92, 82 and 90%) for 43% less CPU (4.9 s a voice against 8.6 s), and
- * tones still give 0% (2.1 s against 6.7 s: the search on noise is the one the bounds cut most).
+ * no bound). On the ten sentences of `test/speech-words.test.ts` the word accuracy of each voice is that of the
+ * defaults, for less CPU; the search on tones is the one the bounds cut most (the figures: the commit that set them).
  */
 const SEARCH_BOUNDS = ['-maxhmmpf', '3000', '-maxwpf', '10'];
 

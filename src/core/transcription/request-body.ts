@@ -82,8 +82,8 @@ const InputAudioSchema = z.lazy(() =>
     }),
 );
 
-/** The JSON body's fields besides the audio, also those of a multipart upload (read from its text fields). */
-const fields = {
+/** The JSON body's fields besides the audio, also a multipart upload's text fields: built by the schemas below. */
+const fields = () => ({
   model: z.string({ error: (issue) => (issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`) }).min(1, 'must not be empty'),
   language: z
     .string({ error: 'must be a string (an ISO-639-1 code such as "en")' })
@@ -106,15 +106,13 @@ const fields = {
     .array(z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(MAX_KEYTERM_CHARS, `must be at most ${MAX_KEYTERM_CHARS} characters`), { error: 'must be an array of strings' })
     .max(MAX_KEYTERMS, `must have at most ${MAX_KEYTERMS} terms`)
     .optional(),
-};
+});
 
 const JsonBodySchema = z.lazy(() =>
-  z.looseObject({ ...fields, input_audio: InputAudioSchema }, { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` }),
+  z.looseObject({ ...fields(), input_audio: InputAudioSchema }, { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` }),
 );
 
-const MultipartFieldsSchema = z.lazy(() =>
-  z.looseObject(fields),
-);
+const MultipartFieldsSchema = z.lazy(() => z.looseObject(fields()));
 
 /** The audio of a request: its bytes, or a URL; its format (`undefined` only for a URL whose path has no extension). */
 export type RequestAudio =
@@ -122,7 +120,7 @@ export type RequestAudio =
   | { readonly kind: 'url'; readonly url: string; readonly format: TranscriptionFormat | undefined };
 
 /** A transcription request, from either shape, validated. */
-export type TranscriptionRequest = { readonly [K in keyof typeof fields]?: z.output<(typeof fields)[K]> } & {
+export type TranscriptionRequest = { readonly [K in keyof ReturnType<typeof fields>]?: z.output<ReturnType<typeof fields>[K]> } & {
   readonly model: string;
   readonly response_format: (typeof TRANSCRIPTION_RESPONSE_FORMATS)[number];
   readonly audio: RequestAudio;
