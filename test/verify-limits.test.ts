@@ -2,7 +2,7 @@
  * `mockrouter verify` against hostile upstreams: an endless body, a gzip bomb, a body nested 50,000 deep, a body
  * that stalls, one that breaks off, one whose gzip is no gzip, bodies too wide to compare, and a gateway slow enough
  * to pass the whole check's deadline. Each is a `node:http` server on 127.0.0.1 written here; the command runs as a
- * user runs it (`verifyCommand()` in a child process, from source through tsx), and must end with exit code 2, the
+ * user runs it (`verifyCommand()` of `dist/` in a child process), and must end with exit code 2, the
  * probe named in the report and on stderr, in bounded time and (for the bodies with no end) bounded memory.
  */
 import { spawn } from 'node:child_process';
@@ -22,8 +22,8 @@ const jsonItemsOf = (text: string, limit: number): number => jsonExtentOf(text, 
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-limits-5d1e07b3a2';
-/** The command's module, run from source in the child. */
-const COMMAND_MODULE = new URL('../src/cli/verify-command.ts', import.meta.url).pathname;
+/** The command's module as built in `dist/` (`npm test` builds first, as for the CLI's other tests), run in the child. */
+const COMMAND_MODULE = new URL('../dist/cli/verify-command.js', import.meta.url).pathname;
 /**
  * The child's program: the `verify` command's action with the arguments after `--`; on exit it writes its peak
  * resident memory (`maxRSS`, KiB) to file descriptor 3.
@@ -38,9 +38,9 @@ await verifyCommand().parseAsync(process.argv.slice(1), { from: 'user' });
 const KILL_AFTER_MS = 90_000;
 /** The child is killed as soon as its resident memory passes this (a fault: the unbounded read would fill the machine). */
 const KILL_ABOVE_KIB = 1536 * 1024;
-/** What a bounded run may take at most, with tsx compiling the sources first on a loaded machine. */
+/** What a bounded run may take at most, on a loaded machine. */
 const BOUNDED_MS = 45_000;
-/** What a bounded run may hold at most: the body cap (32 MiB) a few times over, above Node.js and tsx. */
+/** What a bounded run may hold at most: the body cap (32 MiB) a few times over, above Node.js. */
 const BOUNDED_KIB = 400 * 1024;
 const SLOW_TEST_MS = 120_000;
 
@@ -66,10 +66,10 @@ function vmHwmOf(pid: number): number {
   }
 }
 
-/** Runs `mockrouter verify --upstream <url> <args>` from source, with the key, watching its memory. */
+/** Runs `mockrouter verify --upstream <url> <args>` (the build in `dist/`), with the key, watching its memory. */
 async function runVerify(url: string, args: string[] = []): Promise<Run> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD_PROGRAM, '--', '--upstream', url, ...args], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_PROGRAM, '--', '--upstream', url, ...args], {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, OPENROUTER_API_KEY: KEY },
   });

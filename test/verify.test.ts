@@ -1,7 +1,7 @@
 /**
  * `mockrouter verify`, the drift check, offline: the "real gateway" is another mockrouter (the standalone
  * server), or a stand-in in front of one that rewrites the model lookup's answers. The engine through
- * `verifyGateway`, the command through its action in a child process (from source, through tsx) for the exit codes,
+ * `verifyGateway`, the command through its action in a child process (as built in `dist/`) for the exit codes,
  * and the shape rules as functions.
  */
 import { spawn } from 'node:child_process';
@@ -20,8 +20,8 @@ import { listenLocally, type LocalServer } from './support/local-server.js';
 
 /** The key the tests hand to verify; it must never be printed. */
 const KEY = 'sk-or-v1-verify-secret-7f3a9c2e51';
-/** The command's module, run from source in the child. */
-const COMMAND_MODULE = new URL('../src/cli/verify-command.ts', import.meta.url).pathname;
+/** The command's module as built in `dist/` (`npm test` builds first, as for the CLI's other tests), run in the child. */
+const COMMAND_MODULE = new URL('../dist/cli/verify-command.js', import.meta.url).pathname;
 /** The child's program: the `verify` command's action with the arguments after `--`. */
 const CHILD_PROGRAM = `
 const { verifyCommand } = await import(${JSON.stringify(COMMAND_MODULE)});
@@ -29,7 +29,7 @@ await verifyCommand().parseAsync(process.argv.slice(1), { from: 'user' });
 `;
 /** Upper bound for a test that runs whole checks or child processes (several; each compiles the sources first). */
 const SLOW_TEST_MS = 180_000;
-/** Upper bound for one child run (tsx compiles the sources first; a whole check is a few dozen requests). */
+/** Upper bound for one child run (a whole check is a few dozen requests). */
 const RUN_WITHIN_MS = 60_000;
 
 interface Run {
@@ -38,11 +38,11 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs `mockrouter verify <args>` from source with `env` added (and `OPENROUTER_API_KEY` removed unless given). */
+/** Runs `mockrouter verify <args>` (the build in `dist/`) with `env` added (and `OPENROUTER_API_KEY` removed unless given). */
 async function runVerify(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
   if (!('OPENROUTER_API_KEY' in env)) delete childEnv['OPENROUTER_API_KEY'];
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD_PROGRAM, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_PROGRAM, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

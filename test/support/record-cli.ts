@@ -1,14 +1,12 @@
 /**
- * `mockrouter record` as a user runs it, for the recorder's tests: the CLI's entry (`src/cli/index.ts`, what
- * `bin/mockrouter.js` runs once built) in a child process under tsx, its log read as it comes (JSON lines from
- * pino; `mockrouter record: ...` lines on stderr).
+ * `mockrouter record` as a user runs it, for the recorder's tests: `bin/mockrouter.js record` (the build in `dist/`,
+ * which `npm test` makes first, as for the CLI's other tests) in a child process, its log read as it comes (JSON
+ * lines from pino; `mockrouter record: ...` lines on stderr).
  *
  * @module
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const CLI = fileURLToPath(new URL('../../src/cli/index.ts', import.meta.url));
+import { CLI_BIN } from './cli.js';
 
 /** One line of the recorder's output: a pino entry's `msg` and level (`warn` at 40), or a plain line. */
 export interface LogLine {
@@ -44,7 +42,7 @@ export function killRecordClis(): void {
 
 /** Runs `mockrouter record <args>`. */
 export function runRecordCli(args: readonly string[]): RecordCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', ...args], { cwd: process.cwd(), stdio: 'pipe' });
+  const child = spawn(process.execPath, [CLI_BIN, 'record', ...args], { cwd: process.cwd(), stdio: 'pipe' });
   running.add(child);
   child.on('exit', () => running.delete(child));
   let output = '';
