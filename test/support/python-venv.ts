@@ -42,8 +42,26 @@ function run(file: string, args: string[], timeoutMs: number): Promise<void> {
 }
 
 /**
- * The environment's interpreter, with the plugin freshly installed from `python/`: the project's `.venv` when it can
- * import pytest, xdist, openai and hatchling; else the one under `node_modules/.cache/`, made first when
+ * A Python program that exits 0 when every requirement given as an argument (`name>=1.2` and the like) is installed
+ * at a version it allows, else 1; `packaging` (which hatchling and pip depend on) reads them as pip does.
+ */
+const MEETS_REQUIREMENTS = [
+  'import sys',
+  'from importlib.metadata import version, PackageNotFoundError',
+  'from packaging.requirements import Requirement',
+  'for text in sys.argv[1:]:',
+  '    requirement = Requirement(text)',
+  '    try:',
+  '        installed = version(requirement.name)',
+  '    except PackageNotFoundError:',
+  '        sys.exit(1)',
+  '    if not requirement.specifier.contains(installed, prereleases=True):',
+  '        sys.exit(1)',
+].join('\n');
+
+/**
+ * The environment's interpreter, with the plugin freshly installed from `python/`: the project's `.venv` when it has
+ * every one of {@link VENV_REQUIREMENTS} at a version they allow; else the one under `node_modules/.cache/`, made first when
  * it is missing or was made for other requirements (each pip call with `--retries 0`: an index that cannot be reached
  * fails at once). About 30 s the first time on a 2-core machine, then a few seconds.
  *
@@ -52,7 +70,7 @@ function run(file: string, args: string[], timeoutMs: number): Promise<void> {
  */
 export async function pytestVenv(python: string): Promise<string> {
   const project = join(ROOT, '.venv', 'bin', 'python');
-  if (existsSync(project) && spawnSync(project, ['-c', 'import pytest, xdist, openai, hatchling'], { stdio: 'ignore', timeout: 60_000 }).status === 0) {
+  if (existsSync(project) && spawnSync(project, ['-c', MEETS_REQUIREMENTS, ...VENV_REQUIREMENTS], { stdio: 'ignore', timeout: 60_000 }).status === 0) {
     await run(project, ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--no-deps', '--force-reinstall', '--no-build-isolation', './python'], 120_000);
     return project;
   }
