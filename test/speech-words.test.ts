@@ -226,10 +226,10 @@ hearing(() => {
 describe('the same request and seed give the same bytes', () => {
   it('in another process', async () => {
     const body = { input: 'Determinism across processes. A second sentence, with a clause.', voice: 'nova', response_format: 'mp3' as const };
-    // The same request in a new Node.js process: a fresh engine, compiled and instantiated there; said here while that
-    // process starts.
+    // The same request in a new Node.js process, through the build in dist/ (which npm test makes first): a fresh
+    // engine, compiled and instantiated there; said here while that process starts.
     const script = [
-      "import { createGateway } from './src/node-platform/create-gateway.ts';",
+      "import { createGateway } from './dist/node-platform/create-gateway.js';",
       "import { createHash } from 'node:crypto';",
       "const gateway = createGateway({ speech: 'words', seed: 7 });",
       "const request = JSON.parse(process.env.REQUEST);",
@@ -239,7 +239,7 @@ describe('the same request and seed give the same bytes', () => {
     ].join('\n');
     const request = speechRequest(body);
     const there = new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../', import.meta.url).pathname, timeout: 120_000, env: { ...process.env, REQUEST: JSON.stringify({ ...request, body: new TextDecoder().decode(request.body) }) } }, (error, stdout, stderr) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../', import.meta.url).pathname, timeout: 120_000, env: { ...process.env, REQUEST: JSON.stringify({ ...request, body: new TextDecoder().decode(request.body) }) } }, (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim()),
       ),
     );
