@@ -43,18 +43,14 @@ const KeyItemSchema = z.lazy(() =>
 );
 
 /** The list of keys: at least one, each a key string or an entry. */
-const KeyListSchema = z.lazy(() =>
-  z.array(KeyItemSchema).min(1, 'expected at least one key'),
-);
+const KeyListSchema = z.lazy(() => z.array(KeyItemSchema).min(1, 'expected at least one key'));
 
 /**
  * A keys file, and option `keys` given as data, as `{"keys": [...]}`, each item a key string or an entry such as
  * `{"key": "sk-test-1", "credits": 0.05, "user_id": "user_...", "rate_limit": {...}}`. The list may also stand
  * alone: {@link parseKeys} checks it with `KeyListSchema`, so its problems are at `[1]`, not `keys[1]`.
  */
-const KeysFileSchema = z.lazy(() =>
-  z.strictObject({ keys: KeyListSchema }),
-);
+const KeysFileSchema = z.lazy(() => z.strictObject({ keys: KeyListSchema }));
 
 /** One key entry, as written. */
 export type KeyEntry = z.input<typeof KeyEntrySchema>;

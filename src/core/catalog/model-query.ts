@@ -77,9 +77,7 @@ function listOrAll(allowed: readonly string[]) {
 }
 
 /** A comma-separated list of names (any value). */
-const names = z.lazy(() =>
-  z.string().transform(items),
-);
+const names = z.lazy(() => z.string().transform(items));
 
 /** A decimal number (`0.5`, `10`), at least `min`. */
 function decimal(min: number) {

@@ -10,9 +10,7 @@
 import * as z from 'zod';
 import { IsoDateTimeWithOffset, NonEmptyString } from './schema-parts.js';
 
-const NullableInt = z.lazy(() =>
-  z.int().nullable(),
-);
+const NullableInt = z.lazy(() => z.int().nullable());
 
 /** One entry of `provider_responses`: an attempt at one upstream provider. */
 export const ProviderResponseSchema = z.lazy(() =>

@@ -55,9 +55,7 @@ export const AudioRecordingSchema = z.lazy(() =>
 );
 
 /** `audio/index.json`. */
-export const AudioIndexSchema = z.lazy(() =>
-  z.strictObject({ recordings: z.array(AudioRecordingSchema) }),
-);
+export const AudioIndexSchema = z.lazy(() => z.strictObject({ recordings: z.array(AudioRecordingSchema) }));
 
 /** One recorded speech answer (see {@link AudioRecordingSchema}). */
 export type AudioRecording = z.output<typeof AudioRecordingSchema>;

@@ -18,9 +18,7 @@ import { validateConfig } from '../base/validate-config.js';
  * The saved answer of `getModels`: `{"data": [<Model record>, ...]}`. Other top-level keys are ignored (the
  * answer may grow some); each record is checked by `ModelRecordSchema` and keeps its unknown keys.
  */
-export const SavedCatalogSchema = z.lazy(() =>
-  z.looseObject({ data: z.array(ModelRecordSchema) }),
-);
+export const SavedCatalogSchema = z.lazy(() => z.looseObject({ data: z.array(ModelRecordSchema) }));
 
 /** The saved answer of `getModels`, parsed (see {@link SavedCatalogSchema}). */
 export type SavedCatalog = z.output<typeof SavedCatalogSchema>;

@@ -23,6 +23,4 @@ export const IsoDateTimeWithOffset = z.lazy(() =>
     ),
 );
 
-export const NonEmptyString = z.lazy(() =>
-  z.string().min(1, 'expected a non-empty string'),
-);
+export const NonEmptyString = z.lazy(() => z.string().min(1, 'expected a non-empty string'));

@@ -15,9 +15,7 @@ export const SpeechEnumParameterSchema = z.lazy(() =>
   z.looseObject({ type: z.literal('enum'), values: z.array(z.string()) }),
 );
 /** `SpeechUnknownParameter`: `{type: "unknown"}`. */
-export const SpeechUnknownParameterSchema = z.lazy(() =>
-  z.looseObject({ type: z.literal('unknown') }),
-);
+export const SpeechUnknownParameterSchema = z.lazy(() => z.looseObject({ type: z.literal('unknown') }));
 /** `SpeechRangeParameter`: `{type: "range", min, max}`. */
 export const SpeechRangeParameterSchema = z.lazy(() =>
   z.looseObject({ type: z.literal('range'), min: z.number(), max: z.number() }),
@@ -43,9 +41,7 @@ export const SpeechSupportedParametersSchema = z.lazy(() =>
 );
 
 /** `SpeechInputModality`: `text`, or `audio` / `image` (the `input_references` of voice cloning and design). */
-export const SpeechInputModalitySchema = z.lazy(() =>
-  z.looseObject({ type: z.enum(['text', 'audio', 'image']) }),
-);
+export const SpeechInputModalitySchema = z.lazy(() => z.looseObject({ type: z.enum(['text', 'audio', 'image']) }));
 /** `SpeechOutputModality`: `{type: "speech", supported_parameters}`. */
 export const SpeechOutputModalitySchema = z.lazy(() =>
   z.looseObject({ type: z.literal('speech'), supported_parameters: SpeechSupportedParametersSchema }),
@@ -75,10 +71,6 @@ export const SpeechModelResponseSchema = z.lazy(() =>
 );
 
 /** The answer of `GET /audio/speech/models`: `{data: SpeechModelResponse[]}` (`SpeechModelsListResponse`). */
-export const SpeechModelsListResponseSchema = z.lazy(() =>
-  z.looseObject({ data: z.array(SpeechModelResponseSchema) }),
-);
+export const SpeechModelsListResponseSchema = z.lazy(() => z.looseObject({ data: z.array(SpeechModelResponseSchema) }));
 /** The answer of `GET /audio/speech/models/{author}/{slug}`: `{data: SpeechModelResponse}`. */
-export const SpeechModelAnswerSchema = z.lazy(() =>
-  z.looseObject({ data: SpeechModelResponseSchema }),
-);
+export const SpeechModelAnswerSchema = z.lazy(() => z.looseObject({ data: SpeechModelResponseSchema }));

@@ -57,9 +57,7 @@ const HeaderValueSchema = z.lazy(() =>
 );
 
 /** Extra response headers of an effect: names and values HTTP can send. */
-const HeadersSchema = z.lazy(() =>
-  z.record(HeaderNameSchema, HeaderValueSchema),
-);
+const HeadersSchema = z.lazy(() => z.record(HeaderNameSchema, HeaderValueSchema));
 
 /** A media type `type/subtype` with optional `; name=value` parameters (RFC 9110, section 8.3.1), sendable as a header value. */
 const MediaTypeSchema = z.lazy(() =>
