@@ -25,9 +25,10 @@ const npmCli = process.env.npm_execpath;
 const windows = process.platform === 'win32';
 const checksOptions = { stdio: ['ignore', 'pipe', 'pipe'], detached: !windows, shell: windows && !npmCli };
 const checks = npmCli ? spawn(process.execPath, [npmCli, 'run', '--silent', 'checks'], checksOptions) : spawn('npm', ['run', '--silent', 'checks'], checksOptions);
-// Set before npm has loaded, so run-p, tsc and eslint, started later by it, inherit it.
+// Set before npm has loaded, so run-p, tsc and eslint, started later by it, inherit it. No pid: npm did not start
+// (its 'error' below says so), and there is nothing to lower.
 try {
-  setPriority(checks.pid, 19);
+  if (checks.pid !== undefined) setPriority(checks.pid, 19);
 } catch {
   // Not allowed here (some containers): the checks run at the normal priority.
 }
@@ -45,7 +46,7 @@ const vitestDone = new Promise((resolve) => vitest.on('close', (code, signal) =>
 
 /** Sends `signal` to the checks (their whole group, but on Windows) while they run. */
 function signalChecks(signal) {
-  if (checks.exitCode !== null || checks.signalCode !== null) return;
+  if (checks.pid === undefined || checks.exitCode !== null || checks.signalCode !== null) return;
   try {
     if (windows) checks.kill(signal);
     else process.kill(-checks.pid, signal);
