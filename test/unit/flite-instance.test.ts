@@ -1,0 +1,117 @@
+/**
+ * Runs of CMU Flite in a kept instance (`src/core/audio/words/flite-instance.ts`), put back to its first state before
+ * each run, against runs in a new instance each: the same bytes, run after run, whatever ran before (a long piece
+ * that grew the memory, other voices and speeds). The globals' exports it relies on (`wasm-globals.ts`) are checked on
+ * `flite.wasm` and on a small module written here, whose `_start` counts its runs in memory and in a global and
+ * traps on one command line.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runFlite } from '../../src/core/audio/words/flite-instance.js';
+import { exportGlobals, GLOBAL_EXPORT_PREFIX } from '../../src/core/audio/words/wasm-globals.js';
+import { fliteArgs } from '../../src/core/audio/words/render-words.js';
+import { speakerOf } from '../../src/core/audio/words/speakers.js';
+import { fliteWasmFile } from '../../src/node-platform/package-files.js';
+import { sha256Hex } from '../support/sha256.js';
+
+/** Unsigned LEB128. */
+function leb(value: number): number[] {
+  const out: number[] = [];
+  do {
+    const low = value & 0x7f;
+    value >>>= 7;
+    out.push(value > 0 ? low | 0x80 : low);
+  } while (value > 0);
+  return out;
+}
+const name = (text: string): number[] => [...leb(text.length), ...new TextEncoder().encode(text)];
+const section = (id: number, contents: number[]): number[] => [id, ...leb(contents.length), ...contents];
+const WASI = 'wasi_snapshot_preview1';
+
+/**
+ * A WASI command: `_start` asks `args_sizes_get` for argc, traps when it is 3, adds 1 to the i32 at address 100 (2 at
+ * first, from its data) and to its one global (7 at first), then exits with `100 × memory[100] + global`: 308 from a
+ * fresh state, another number when a run starts from the state another run left.
+ */
+const COUNTER = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  // types: (i32) → (), (i32 i32) → i32, () → ()
+  ...section(1, [3, 0x60, 1, 0x7f, 0, 0x60, 2, 0x7f, 0x7f, 1, 0x7f, 0x60, 0, 0]),
+  ...section(2, [2, ...name(WASI), ...name('proc_exit'), 0, 0, ...name(WASI), ...name('args_sizes_get'), 0, 1]),
+  ...section(3, [1, 2]),
+  ...section(5, [1, 0, 1]),
+  ...section(6, [1, 0x7f, 1, 0x41, 7, 0x0b]),
+  ...section(7, [2, ...name('memory'), 2, 0, ...name('_start'), 0, 2]),
+  ...section(10, [
+    1,
+    ...((body: number[]) => [...leb(body.length), ...body])([
+      0,
+      ...[0x41, 0, 0x41, 4, 0x10, 1, 0x1a], // args_sizes_get(0, 4), dropped
+      ...[0x41, 0, 0x28, 2, 0, 0x41, 3, 0x46, 0x04, 0x40, 0x00, 0x0b], // if argc == 3: unreachable
+      ...[0x41, 0xe4, 0, 0x41, 0xe4, 0, 0x28, 2, 0, 0x41, 1, 0x6a, 0x36, 2, 0], // memory[100] += 1
+      ...[0x23, 0, 0x41, 1, 0x6a, 0x24, 0], // global += 1
+      ...[0x41, 0xe4, 0, 0x28, 2, 0, 0x41, 0xe4, 0, 0x6c, 0x23, 0, 0x6a, 0x10, 0], // proc_exit(100 × memory[100] + global)
+      0x0b,
+    ]),
+  ]),
+  ...section(11, [1, 0, 0x41, 0xe4, 0, 0x0b, 1, 2]), // memory[100] = 2 at first
+]);
+
+describe('exportGlobals', () => {
+  it('exports every global of a module, and changes nothing else', async () => {
+    const changed = exportGlobals(COUNTER);
+    const module = await WebAssembly.compile(changed as Uint8Array<ArrayBuffer>);
+    expect(WebAssembly.Module.exports(module)).toEqual([
+      { name: 'memory', kind: 'memory' },
+      { name: '_start', kind: 'function' },
+      { name: `${GLOBAL_EXPORT_PREFIX}0`, kind: 'global' },
+    ]);
+    expect(WebAssembly.Module.imports(module)).toEqual(WebAssembly.Module.imports(new WebAssembly.Module(COUNTER)));
+  });
+
+  it('gives back what it does not read, unchanged: no module, a cut one, one without globals', () => {
+    for (const bytes of [new Uint8Array(0), new TextEncoder().encode('not wasm at all'), COUNTER.subarray(0, 40), COUNTER.subarray(0, 8)]) {
+      expect(exportGlobals(bytes)).toBe(bytes);
+    }
+  });
+});
+
+describe('runFlite on a module that counts its runs', () => {
+  it('starts every run from the first state, also after a run that trapped', async () => {
+    for (const module of [new WebAssembly.Module(exportGlobals(COUNTER) as Uint8Array<ArrayBuffer>), new WebAssembly.Module(COUNTER)]) {
+      expect((await runFlite(module, [])).exitCode).toBe(308);
+      expect((await runFlite(module, ['x'])).exitCode).toBe(308);
+      await expect(runFlite(module, ['a', 'b'])).rejects.toThrow(WebAssembly.RuntimeError);
+      expect((await runFlite(module, [])).exitCode).toBe(308);
+      // Runs that overlap share the kept instance one after the other.
+      expect((await Promise.all([1, 2, 3].map(() => runFlite(module, [])))).map((run) => run.exitCode)).toEqual([308, 308, 308]);
+    }
+  });
+});
+
+const FLITE = fliteWasmFile();
+
+describe.skipIf(FLITE === undefined)('runFlite on flite.wasm', () => {
+  it('a kept instance gives the bytes of a new one, run after run, whatever ran before', async () => {
+    const bytes = readFileSync(FLITE!);
+    const fresh = await WebAssembly.compile(bytes);
+    const kept = await WebAssembly.compile(exportGlobals(bytes) as Uint8Array<ArrayBuffer>);
+    const long = 'Your order has shipped and will arrive on Tuesday, after the long weekend. '.repeat(5);
+    const runs: [string, string, number][] = [
+      ['Hi.', 'alloy', 1],
+      [long, 'onyx', 0.5], // grows the memory
+      ['Hi.', 'alloy', 1],
+      ['Please call me back tomorrow morning at nine.', 'af_heart', 2],
+      ['!!!', 'nova', 1],
+      ['The train to Boston leaves from platform seven.', 'en_paul_neutral', 1],
+      [long, 'onyx', 0.5],
+    ];
+    for (const [text, voice, speed] of runs) {
+      const args = fliteArgs(text, speakerOf(voice), speed);
+      const [a, b] = [await runFlite(kept, args), await runFlite(fresh, args)];
+      expect(a.exitCode, text).toBe(0);
+      expect(b.exitCode, text).toBe(0);
+      expect(sha256Hex(a.wav!), `${voice} ${speed}: ${text.slice(0, 20)}`).toBe(sha256Hex(b.wav!));
+    }
+  }, 60_000);
+});
