@@ -145,10 +145,13 @@ describe('options', () => {
   });
 });
 
-/** Runs `script` (TypeScript, from the repository) in a new Node.js process: its exit code and output. */
+/**
+ * Runs `script` (an ES module, from the repository's root: it imports the build in dist/, which npm test makes first)
+ * in a new Node.js process: its exit code and output.
+ */
 function runScript(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../', import.meta.url).pathname, timeout: 90_000 }, (error, stdout, stderr) =>
+    const child = execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../', import.meta.url).pathname, timeout: 90_000 }, (error, stdout, stderr) =>
       resolve({ code: child.exitCode ?? (error ? 1 : 0), stdout, stderr }),
     );
   });
@@ -161,8 +164,8 @@ describe('the process', () => {
   ])('exits once its words are said, %s', async (_, end) => {
     const script = [
       "import { setupServer } from 'msw/node';",
-      "import { createMockRouter } from './src/index.ts';",
-      "import { wordsThreadsNow } from './src/node-platform/words-pool.ts';",
+      "import { createMockRouter } from './dist/index.js';",
+      "import { wordsThreadsNow } from './dist/node-platform/words-pool.js';",
       "const mock = createMockRouter({ seed: 1, speech: 'words', wordsThreads: 2 });",
       'const server = mock.attach(setupServer(...mock.handlers));',
       'server.listen();',

