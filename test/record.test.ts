@@ -385,10 +385,11 @@ describe('mockrouter record, killed mid-answer', () => {
   });
 
   it('leaves every recording made before a SIGKILL readable', async () => {
-    const script = join(scriptDir, 'record.mts');
-    const command = new URL('../src/cli/record-command.ts', import.meta.url).href;
+    const script = join(scriptDir, 'record.mjs');
+    // The command as built in dist/ (which npm test makes first), as the other tests of the CLI run it.
+    const command = new URL('../dist/cli/record-command.js', import.meta.url).href;
     writeFileSync(script, `import { recordCommand } from ${JSON.stringify(command)};\nawait recordCommand().parseAsync(process.argv.slice(2), { from: 'user' });\n`);
-    child = spawn(process.execPath, ['--import', 'tsx', script, '--upstream', upstream.url, '--out', out, '--port', '0'], { cwd: process.cwd(), stdio: 'pipe' });
+    child = spawn(process.execPath, [script, '--upstream', upstream.url, '--out', out, '--port', '0'], { cwd: process.cwd(), stdio: 'pipe' });
     let output = '';
     const waiters: { test: (text: string) => boolean; resolve: () => void }[] = [];
     const onData = (chunk: Buffer) => {
