@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { slowestFirst } from './test/support/slowest-first.js';
 
 /** Whether this run is the load layer (`npm run test:load`, env `MOCKROUTER_LOAD=1`; test/support/load-layer.ts). */
 const LOAD = process.env.MOCKROUTER_LOAD === '1';
@@ -39,6 +40,40 @@ export const ISOLATED_FILES = [
   'test/buffer-collector.test.ts',
 ];
 
+/**
+ * The slowest test files of `npm test` on the project's 2-core machine (a fresh clone, 2026-11-29), longest first: a
+ * run without vitest's own durations starts them first (`test/support/slowest-first.ts`). A file missing here only
+ * starts later; a name here that is no file fails `test/ci-workflow.test.ts`.
+ */
+export const SLOWEST_FILES = [
+  'test/browser/dashboard.test.ts',
+  'test/examples.test.ts',
+  'test/speech-words.test.ts',
+  'test/pytest-plugin.test.ts',
+  'test/words-threads.test.ts',
+  'test/verify.test.ts',
+  'test/bad-clients.test.ts',
+  'test/cli.test.ts',
+  'test/cli-store.test.ts',
+  'test/browser/worker.test.ts',
+  'test/cli-subcommands.test.ts',
+  'test/streaming.test.ts',
+  'test/verify-limits.test.ts',
+  'test/speech-words-wire.test.ts',
+  'test/recording-examples.test.ts',
+  'test/fuzz-msw.test.ts',
+  'test/hostile-files.test.ts',
+  'test/scenarios-parity.test.ts',
+  'test/fuzz-server.test.ts',
+  'test/speech-models.test.ts',
+  'test/config-files.test.ts',
+  'test/transcription-examples.test.ts',
+  'test/words-peer-missing.test.ts',
+  'test/record-limits.test.ts',
+  'test/browser/words.test.ts',
+  'test/speech-words-turns.test.ts',
+];
+
 const INCLUDE = LOAD ? LOAD_FILES : ['test/**/*.test.ts', 'examples/**/*.test.ts'];
 // examples/recording/replay.test.ts replays a folder recorded by `mockrouter record`: the suite runs it from
 // test/recording-examples.test.ts on a folder recorded there (RECORDED_DIR), not on its own (it has none).
@@ -48,6 +83,7 @@ export default defineConfig({
   test: {
     tags: [{ name: 'load', description: 'the load layer: full-size fuzz, load, soak and memory tests, the store measurements (npm run test:load)' }],
     testTimeout: 20_000,
+    sequence: { sequencer: slowestFirst(SLOWEST_FILES) },
     hookTimeout: 20_000,
     // One test file per core. vitest's default is one fewer than the cores, which on a 2-core machine runs the files
     // one at a time; many of them mostly wait (servers, timers, a browser), so two at a time took the suite from

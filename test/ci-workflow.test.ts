@@ -4,12 +4,15 @@
  * minutes. GitHub itself is not reachable here; what the job depends on is checked: its YAML, its image, its step, and
  * that `.ci/run` installs each tool the suite fails without under `CI`. And the load layer
  * (`test/support/load-layer.ts`): `.ci/run` runs `npm run test:load` after `npm test`, and that run reaches every test
- * file that holds a test of the layer.
+ * file that holds a test of the layer. And the order the files start in without vitest's durations (a fresh clone):
+ * `SLOWEST_FILES` of `vitest.config.ts` first (`test/support/slowest-first.ts`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { LOAD_FILES } from '../vitest.config.js';
+import { LOAD_FILES, SLOWEST_FILES } from '../vitest.config.js';
+import { slowestFirst } from './support/slowest-first.js';
+import type { TestSpecification } from 'vitest/node';
 
 const root = new URL('../', import.meta.url);
 const workflow = parse(readFileSync(new URL('examples/ci/github-actions.yml', root), 'utf8')) as {
@@ -54,5 +57,33 @@ describe('the load layer', () => {
     );
     expect(tagged.length).toBeGreaterThan(0);
     expect([...LOAD_FILES].sort()).toEqual(tagged.sort());
+  });
+});
+
+describe('the order of the test files', () => {
+  it('names only test files that exist, each once', () => {
+    for (const file of SLOWEST_FILES) expect(existsSync(new URL(`../${file}`, import.meta.url)), file).toBe(true);
+    expect(new Set(SLOWEST_FILES).size).toBe(SLOWEST_FILES.length);
+  });
+
+  /** What the sequencer sorts: files of two projects, as vitest's specifications (the fields BaseSequencer reads). */
+  const spec = (project: string, file: string) => ({ moduleId: `/repo/${file}`, project: { name: project, config: { sequence: { groupOrder: 0 }, isolate: project === 'isolated' } } }) as unknown as TestSpecification;
+  const files = [spec('shared', 'test/a.test.ts'), spec('shared', 'test/slow.test.ts'), spec('isolated', 'test/b.test.ts'), spec('shared', 'test/slower.test.ts')];
+  const sequencer = (durations: boolean) => {
+    const Sequencer = slowestFirst(['test/slower.test.ts', 'test/slow.test.ts']);
+    const cache = {
+      getFileTestResults: (key: string) => (durations ? { failed: false, duration: key.endsWith('a.test.ts') ? 9 : 1 } : undefined),
+      getFileStats: () => ({ size: 1 }),
+    };
+    return new Sequencer({ config: { root: '/repo' }, cache } as never);
+  };
+  const names = (sorted: TestSpecification[]) => sorted.map((file) => `${file.project.name}:${file.moduleId.slice('/repo/'.length)}`);
+
+  it('starts the listed files first, slowest first, when vitest knows no durations: each project in a run of its own', async () => {
+    expect(names(await sequencer(false).sort(files))).toEqual(['isolated:test/b.test.ts', 'shared:test/slower.test.ts', 'shared:test/slow.test.ts', 'shared:test/a.test.ts']);
+  });
+
+  it("keeps vitest's own order (the longest of the last run first) once it knows durations", async () => {
+    expect(names(await sequencer(true).sort(files))[1]).toBe('shared:test/a.test.ts');
   });
 });

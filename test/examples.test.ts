@@ -153,8 +153,11 @@ describe('the pages show the files of examples/', () => {
     expect(README).toContain('http://127.0.0.1:4010/api/v1');
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe('node bin/mockrouter.js');
-    // npm test: the build, then vitest with the type checks and lint beside it (scripts/test.mjs).
-    expect(pkg.scripts.test).toBe('npm run build && node scripts/test.mjs');
+    // npm test: the build (its emit only: the type checks beside vitest check the same sources), then vitest with the
+    // type checks and lint beside it (scripts/test.mjs).
+    expect(pkg.scripts.test).toBe('node scripts/clean-dist.mjs && tsc -p tsconfig.build.json --noCheck && npm run -s bundle && node scripts/test.mjs');
+    expect(pkg.scripts.build).toBe('node scripts/clean-dist.mjs && tsc -p tsconfig.build.json && npm run -s bundle');
+    expect(read('tsconfig.json')).toContain('"include": ["src",');
     expect(read('scripts/test.mjs')).toContain("[vitestBin, 'run', ...process.argv.slice(2)]");
     expect(pkg.scripts.checks).toBe('run-p --aggregate-output typecheck:* lint');
   });
