@@ -114,9 +114,26 @@ describe('makeResettable', () => {
       'a global count past its section': new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 6, 5, 0xff, 0xff, 0xff, 0xff, 0x0f, 7, 1, 0]),
       'a passive data segment (a run may drop it)': counterWithData([1, 1, 1, 7]),
       'a number of more than 5 bytes': counterWithData([1, 0, 0x41, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x0b, 1, 2]),
-      'its own read-only list already': makeResettable(COUNTER),
+      'more than 1,024 globals, imported': new Uint8Array([
+        ...[0, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
+        ...section(2, [...leb(1100), ...Array.from({ length: 1100 }, () => [1, 0x61, 1, 0x62, 3, 0x7f, 0]).flat()]),
+        ...section(5, [1, 0, 1]),
+        ...section(7, [1, ...name('memory'), 2, 0]),
+      ]),
     };
     for (const [label, bytes] of Object.entries(cases)) expect(makeResettable(bytes), label).toBe(bytes);
+  });
+
+  it('drops a read-only list the file brings, and makes no file resettable that names its exports as it would', async () => {
+    const made = makeResettable(COUNTER);
+    // Made once more: its list dropped, and its own mockrouter.global.0 export stops a second one.
+    const again = makeResettable(made);
+    expect(again.byteLength).toBeLessThan(made.byteLength);
+    expect(WebAssembly.Module.customSections(await WebAssembly.compile(again as Uint8Array<ArrayBuffer>), READ_ONLY_SECTION)).toHaveLength(0);
+    // A list alone, on a file that is otherwise resettable: replaced by the file's own ranges.
+    const forged = new Uint8Array([...COUNTER, ...section(0, [...name(READ_ONLY_SECTION), 1, 0, 0x80, 0x80, 0x04])]);
+    expect(readOnlyRanges(await WebAssembly.compile(makeResettable(forged) as Uint8Array<ArrayBuffer>))).toEqual([[200, 202]]);
+    expect((await runFlite(await WebAssembly.compile(makeResettable(forged) as Uint8Array<ArrayBuffer>), [])).exitCode).toBe(1308);
   });
 });
 

@@ -62,22 +62,27 @@ function importedCounts(bytes: Uint8Array, section: Section | undefined): { glob
     } else if (kind === KIND_GLOBAL) {
       reader.byte();
       reader.byte();
-      counts.globals++;
+      if (++counts.globals > MAX_GLOBALS) throw new Unread(`more than ${MAX_GLOBALS} globals`);
     } else throw new Unread(`import kind ${kind}`);
   }
   return counts;
 }
 
-/** Whether the export section exports memory 0 as `memory`. */
-function exportsMemoryZero(bytes: Uint8Array, section: Section): boolean {
+/**
+ * Whether the export section exports memory 0 as `memory`, and no name of the exports {@link makeResettable} adds
+ * (a file that brings them would be taken for one it made).
+ */
+function exportsFitReset(bytes: Uint8Array, section: Section): boolean {
   const reader = new Reader(bytes, section.contents, section.end);
+  let memoryZero = false;
   for (let i = reader.u32(); i > 0; i--) {
     const name = reader.name();
     const kind = reader.byte();
     const index = reader.u32();
-    if (name === 'memory') return kind === KIND_MEMORY && index === 0;
+    if (name.startsWith(GLOBAL_EXPORT_PREFIX)) return false;
+    if (name === 'memory') memoryZero = kind === KIND_MEMORY && index === 0;
   }
-  return false;
+  return memoryZero;
 }
 
 /** The memory range of each data segment, by segment index; every segment must be active, in memory 0. */
@@ -145,6 +150,20 @@ function exportSection(bytes: Uint8Array, section: Section, globals: number): Ui
   return sectionOf(EXPORT_SECTION, [Uint8Array.from(leb(count + globals)), bytes.subarray(reader.at, section.end), Uint8Array.from(added)]);
 }
 
+/** `bytes` without `sections` (whole, headers included). */
+function without(bytes: Uint8Array, sections: readonly Section[]): Uint8Array {
+  const out = new Uint8Array(bytes.byteLength - sections.reduce((sum, s) => sum + s.end - s.start, 0));
+  let from = 0;
+  let at = 0;
+  for (const s of sections) {
+    out.set(bytes.subarray(from, s.start), at);
+    at += s.start - from;
+    from = s.end;
+  }
+  out.set(bytes.subarray(from), at);
+  return out;
+}
+
 /**
  * The module `bytes` made resettable (see the module's comment): every global exported as `mockrouter.global.<index>`
  * ({@link GLOBAL_EXPORT_PREFIX}; index in the module's global index space, imported globals first), and a custom
@@ -153,22 +172,24 @@ function exportSection(bytes: Uint8Array, section: Section, globals: number): Ui
  *
  * @param bytes a WebAssembly binary (not validated here: compiling it does that).
  * @returns the new bytes; or `bytes` itself when it cannot be reset or read here: no global, more than 1,024 of them,
- *   no export section, a memory count other than one or `memory` not memory 0, a passive data segment (a run may drop
- *   it), a `mockrouter.read-only` section already, or a part this reader does not read (no WebAssembly magic, a section
- *   or number past the end, an import kind or offset it does not know). Never throws.
+ *   no export section, a memory count other than one or `memory` not memory 0, an export named as those it adds, a
+ *   passive data segment (a run may drop it), or a part this reader does not read (no WebAssembly magic, a section or
+ *   number past the end, an import kind or offset it does not know). A `mockrouter.read-only` section the bytes bring
+ *   is dropped first, whatever follows (so a file cannot declare its own read-only ranges). Never throws.
  * @example WebAssembly.compile(makeResettable(await readFile('flite.wasm'))) // exports `mockrouter.global.0`
  */
 export function makeResettable(bytes: Uint8Array): Uint8Array {
   try {
     const sections = sectionsOf(bytes);
+    const own = sections.filter((s) => s.id === CUSTOM_SECTION && new Reader(bytes, s.contents, s.end).name() === READ_ONLY_SECTION);
+    // A list the file brings itself is no list of ours: dropped, and the file made resettable as any other (or not).
+    if (own.length > 0) return makeResettable(without(bytes, own));
     const exports = sections.find((s) => s.id === EXPORT_SECTION);
     const imported = importedCounts(bytes, sections.find((s) => s.id === IMPORT_SECTION));
-    const defined = countOf(bytes, sections.find((s) => s.id === GLOBAL_SECTION));
-    if (defined > MAX_GLOBALS) throw new Unread(`${defined} globals`);
-    const globals = imported.globals + defined;
+    const globals = imported.globals + countOf(bytes, sections.find((s) => s.id === GLOBAL_SECTION));
+    if (globals > MAX_GLOBALS) throw new Unread(`${globals} globals`);
     const memories = imported.memories + countOf(bytes, sections.find((s) => s.id === MEMORY_SECTION));
-    if (!exports || globals === 0 || memories !== 1 || !exportsMemoryZero(bytes, exports)) return bytes;
-    if (sections.some((s) => s.id === CUSTOM_SECTION && new Reader(bytes, s.contents, s.end).name() === READ_ONLY_SECTION)) return bytes;
+    if (!exports || globals === 0 || memories !== 1 || !exportsFitReset(bytes, exports)) return bytes;
     const ranges = segmentRanges(bytes, sections.find((s) => s.id === DATA_SECTION));
     const readOnly = [...rodataSegments(bytes, sections)].flatMap((index) => {
       const range = ranges.get(index);
