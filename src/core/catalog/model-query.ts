@@ -160,7 +160,7 @@ let parameters: readonly string[] | undefined;
  */
 export function parseModelQuery(params: URLSearchParams, only?: readonly (keyof ModelQuery)[]): ModelQuery {
   const raw: Record<string, string> = {};
-  for (const name of only ?? (parameters ??= Object.keys(ModelQuerySchema._zod.innerType.shape))) {
+  for (const name of only ?? (parameters ??= Object.keys(ModelQuerySchema.unwrap().shape))) {
     const value = singleParam(params, name);
     if (value !== null) raw[name] = value;
   }
