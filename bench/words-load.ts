@@ -7,7 +7,10 @@
  *    idle, then while 1, 4 and 16 distinct 120-word paragraphs ({@link paragraph}) are said at once as MP3, each on
  *    its own connection: the lookups' latencies, and the words' throughput (audio seconds of all the answers over
  *    the wall time from the first request to the last byte);
- * 2. the worst inputs found, one at a time on the threaded server: each request's server CPU time (all threads,
+ * 2. throughput alone, without the lookups (which keep part of a core busy on a small machine, so that they weigh on
+ *    4 at once, which wants every core, and not on 1 at a time, which leaves one idle): 4 distinct paragraphs one
+ *    after another, then 4 at once, {@link THROUGHPUT_ROUNDS} rounds alternating which goes first, on each server;
+ * 3. the worst inputs found, one at a time on the threaded server: each request's server CPU time (all threads,
  *    from /proc), its audio, and what the journal says Flite said (`audio.words`).
  *
  * Audio length of an MP3 of words: its tag frame's sample count (`frames − 3` frames of 24 ms, within one frame).
@@ -43,6 +46,14 @@ export interface LoadStep {
   cpuMs: number | null;
 }
 
+/** One round of the throughput alone: the same 4 paragraphs' worth of audio said one at a time and 4 at once. */
+export interface ThroughputRound {
+  /** Audio ms and wall ms of 4 paragraphs one after another (each waiting for the last byte of the one before). */
+  oneAtATime: { audioMs: number; wallMs: number };
+  /** Audio ms and wall ms of 4 paragraphs sent at once, to the last byte of the last. */
+  fourAtOnce: { audioMs: number; wallMs: number };
+}
+
 export interface WorstInput {
   name: string;
   chars: number;
@@ -61,6 +72,8 @@ export interface WordsLoadResult {
   threads: number;
   cores: number;
   steps: { pool: LoadStep[]; none: LoadStep[] };
+  /** Throughput alone (no lookups), round by round. */
+  throughput: { pool: ThroughputRound[]; none: ThroughputRound[] };
   worst: WorstInput[];
 }
 
@@ -112,6 +125,33 @@ async function step(target: Target, concurrency: number, idleLookups: number): P
   }
 }
 
+/** Rounds of the throughput alone on each server. */
+export const THROUGHPUT_ROUNDS = 3;
+
+/** `count` distinct paragraphs said on `target`, all at once or one after another: their audio and the wall time, ms. */
+async function paragraphs(target: Target, count: number, atOnce: boolean): Promise<{ audioMs: number; wallMs: number }> {
+  const started = performance.now();
+  const sayOne = async () => {
+    const t = await timed(target.origin, wordsOf(paragraph(nextParagraph++), 'mp3'));
+    if (t.status !== 200) throw new Error(`words paragraph answered ${t.status}`);
+    return audioMsOf('mp3', t.bytes);
+  };
+  let audioMs = 0;
+  if (atOnce) audioMs = (await Promise.all(Array.from({ length: count }, sayOne))).reduce((a, b) => a + b, 0);
+  else for (let i = 0; i < count; i++) audioMs += await sayOne();
+  return { audioMs, wallMs: performance.now() - started };
+}
+
+/** One round of the throughput alone on `target`; `fourFirst` says which of the two goes first. */
+async function throughputRound(target: Target, fourFirst: boolean): Promise<ThroughputRound> {
+  if (fourFirst) {
+    const fourAtOnce = await paragraphs(target, 4, true);
+    return { fourAtOnce, oneAtATime: await paragraphs(target, 4, false) };
+  }
+  const oneAtATime = await paragraphs(target, 4, false);
+  return { oneAtATime, fourAtOnce: await paragraphs(target, 4, true) };
+}
+
 /** The worst inputs found: long runs Flite spells or reads digit by digit, every script, punctuation alone, the slowest and fastest speeds. */
 const WORST: { name: string; input: string; speed: number; model?: string; voice?: string }[] = [
   { name: '4,096 digits', input: '1234567890'.repeat(410).slice(0, 4096), speed: 0.25 },
@@ -144,6 +184,7 @@ export async function measureWordsLoad(o: WordsLoadOptions): Promise<WordsLoadRe
     startMock([], ['--speech', 'words', '--words-threads', '0']),
   ]);
   const steps: WordsLoadResult['steps'] = { pool: [], none: [] };
+  const throughput: WordsLoadResult['throughput'] = { pool: [], none: [] };
   const worst: WorstInput[] = [];
   try {
     await sleep(2000); // both start-up warmUps compile Flite
@@ -155,6 +196,12 @@ export async function measureWordsLoad(o: WordsLoadOptions): Promise<WordsLoadRe
         steps[side].push(await step(side === 'pool' ? pool : none, concurrency, o.idleLookups));
       }
     }
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? (['pool', 'none'] as const) : (['none', 'pool'] as const)) {
+        o.progress(`words throughput alone: round ${round + 1} of ${THROUGHPUT_ROUNDS}, ${side === 'pool' ? `${o.threads} thread(s)` : 'no threads'}…`);
+        throughput[side].push(await throughputRound(side === 'pool' ? pool : none, round % 2 === 1));
+      }
+    }
     for (const w of WORST) {
       o.progress(`words under load: worst input ${w.name}, speed ${w.speed}…`);
       worst.push(await worstOne(pool, w));
@@ -162,5 +209,5 @@ export async function measureWordsLoad(o: WordsLoadOptions): Promise<WordsLoadRe
   } finally {
     await Promise.all([stopChild(pool.child), stopChild(none.child)]);
   }
-  return { load: [loadAtStart, loadavg()[0]!], threads: o.threads, cores: o.cores, steps, worst };
+  return { load: [loadAtStart, loadavg()[0]!], threads: o.threads, cores: o.cores, steps, throughput, worst };
 }
