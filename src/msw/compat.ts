@@ -115,13 +115,58 @@ export function assertMswCompatible(): void {
 }
 
 /**
+ * Whether a request to `url` never reaches a network: a `data:` URL (its body is the URL itself) or a `blob:` URL (a
+ * body this process holds). msw intercepts `fetch` of these like any other request (mswjs/msw issue 1623, "Data URLs
+ * are incorrectly intercepted", closed as intended), and the `openai` SDK fetches `data:,` before its first multipart
+ * upload, such as a transcription's file, to find the fetch's `Response` class (`supportsFormData` of its
+ * `internal/uploads`): without this, every such suite prints msw's error for `GET null`.
+ *
+ * @example isLocalUrl('data:,') // true
+ * @example isLocalUrl('https://openrouter.ai/api/v1/models') // false
+ */
+export function isLocalUrl(url: string): boolean {
+  return url.startsWith('data:') || url.startsWith('blob:');
+}
+
+/** The `Request` of an msw 3 network frame (its `data.request`), or `undefined` for a frame that has none (a WebSocket). */
+function requestOfFrame(frame: unknown): Request | undefined {
+  const request = (frame as { data?: { request?: unknown } } | null)?.data?.request;
+  return request instanceof Request ? request : undefined;
+}
+
+/**
+ * What the `'error'` strategy does to a request no handler answered, and what msw's string strategies skip first: a
+ * request of {@link isLocalUrl}, or a common static asset (msw's own `isCommonAssetRequest`, which msw's string
+ * strategies apply and a callback must apply itself). Else it prints msw's own error message (`print`) and fails the
+ * request as a network error, so the client's `fetch` rejects as under the `'error'` strategy: msw 2.12 to 2.14 throw
+ * their own error from `print` already; msw 2.15 and 3 only print there and take a thrown `Response.error()` as the
+ * request's answer (`errorWith` of their network frame), which is a network error.
+ *
+ * @throws {Response} `Response.error()` for a request that is not skipped (or msw's own error, thrown by `print`).
+ */
+function refuseUnhandled(request: Request | undefined, print: () => unknown): void {
+  if (request !== undefined && (isLocalUrl(request.url) || requireMsw().isCommonAssetRequest?.(request) === true)) return;
+  void print();
+  throw Response.error();
+}
+
+/**
  * `server.listen()` options that fail a test on a request no handler answered, for the installed msw: msw 2 calls
  * the option `onUnhandledRequest`, msw 3 renamed it `onUnhandledFrame` (and ignores the old name, so the check
- * would silently be off). Its type names both, optional, so it type-checks against either major.
+ * would silently be off). The value is a callback that does what msw's `'error'` strategy does (msw's error message,
+ * then the request fails), except for requests that never reach a network ({@link isLocalUrl}: `data:` and `blob:`
+ * URLs, such as the `data:,` the `openai` SDK fetches before an upload), which it lets through silently, as msw's own
+ * strategies let common static assets through. Its type names both options, optional, so it type-checks against
+ * either major.
  *
- * @example server.listen(errorOnUnhandled()); // msw 2: { onUnhandledRequest: 'error' }; msw 3: { onUnhandledFrame: 'error' }
+ * @example server.listen(errorOnUnhandled()); // msw 2: { onUnhandledRequest }; msw 3: { onUnhandledFrame }
  */
-export function errorOnUnhandled(): { onUnhandledRequest?: 'error'; onUnhandledFrame?: 'error' } {
+export function errorOnUnhandled(): {
+  onUnhandledRequest?: (request: Request, print: { error: () => unknown }) => void;
+  onUnhandledFrame?: (args: { frame: unknown; defaults: { error: () => unknown } }) => void;
+} {
   const major = Number(installedMswVersion()?.split('.')[0]);
-  return major >= 3 ? { onUnhandledFrame: 'error' } : { onUnhandledRequest: 'error' };
+  return major >= 3
+    ? { onUnhandledFrame: ({ frame, defaults }) => refuseUnhandled(requestOfFrame(frame), () => defaults.error()) }
+    : { onUnhandledRequest: (request, print) => refuseUnhandled(request, () => print.error()) };
 }
