@@ -255,6 +255,23 @@ describe('examples/express/app.ts', () => {
       ['model', 401],
     ]);
   });
+
+  it('answers a malformed body on a gateway path with the gateway\'s 400 envelope, its parser mounted after the mock', async () => {
+    const app = await startApp(0);
+    try {
+      const res = await fetch(`${app.baseUrl}/audio/speech`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: '{bad' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await res.json()) as { error: { code: number; message: string } };
+      expect(body.error.code).toBe(400);
+      expect(body.error.message).toMatch(/^Invalid JSON body: /);
+      // No stack trace: no frame (`at f (file.js:1:2)`), no file of the program.
+      expect(JSON.stringify(body)).not.toMatch(/\bat \S+ \(|node_modules|\.[jt]s:\d+/);
+      expect(app.mock.journal.last()).toMatchObject({ operation: 'speech', status: 400 });
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 /**

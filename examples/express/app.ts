@@ -9,10 +9,11 @@ import { createMiddleware, type MockRouterMiddleware } from 'mockrouter/express'
  */
 export async function startApp(port = 3000): Promise<{ baseUrl: string; mock: MockRouterMiddleware; close: () => Promise<void> }> {
   const app = express();
-  app.use(express.json()); // a body parser before the mock is fine: the mock then reads req.body
-  app.get('/health', (_req, res) => void res.json({ status: 'ok' })); // your own routes keep working
   const mock = createMiddleware({ seed: 1 }); // the options of createMockRouter
   app.use(mock); // the gateway at /api/v1; with app.use('/mock', mock), at /mock/api/v1
+  // Your parsers after the mock: it reads its own bodies, so a malformed one gets the gateway's 400 envelope.
+  app.use(express.json());
+  app.get('/health', (_req, res) => void res.json({ status: 'ok' })); // your own routes keep working
 
   // No callback to listen(): a failure to listen (EADDRINUSE, ...) is then an 'error' event in express 4 and 5
   // alike (express 5 hands it to a callback instead), and once() rejects with it.
