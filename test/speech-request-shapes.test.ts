@@ -128,4 +128,9 @@ describe.each(modes)('the newer speech request shapes ($name)', (mode) => {
     await refused({ model: FISH, voice: '' }, 400, `voice: must not be empty here (the gateway's SDKs let it be left out for a model's default voice; this simulator requires it); model ${FISH} takes any voice id of its provider (it lists none)`);
     await refused({ voice: 7 }, 400, 'voice: must be a string, got number 7');
   });
+
+  it('names a long wrong value by its first 100 characters, not the whole of it', async () => {
+    await refused({ response_format: 'w'.repeat(100_000) }, 400, `response_format: must be one of mp3, pcm, got string "${'w'.repeat(100)}…"`);
+    await refused({ response_format: 'wav' }, 400, 'response_format: must be one of mp3, pcm, got string "wav"');
+  });
 });

@@ -72,8 +72,8 @@ describe('bad input is refused with the envelope naming the field', () => {
     expectRefusal(await gateway.handle({ ...transcription({}), body: undefined }), 400, 'Request body is required', /a JSON object/);
     expectRefusal(await gateway.handle(transcription({ model: STT })), 400, 'input_audio', /required/);
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: { data: data() } })), 400, 'input_audio.format', /required, one of wav, mp3/);
-    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: { data: data(), format: 'xyz' } })), 400, 'input_audio.format', /got "xyz"/);
-    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: 'abc' })), 400, 'input_audio', /got "abc"/);
+    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: { data: data(), format: 'xyz' } })), 400, 'input_audio.format', /got string "xyz"/);
+    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: 'abc' })), 400, 'input_audio', /got string "abc"/);
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: { data: data(), url: 'https://a.example/x.wav', format: 'pcm' } })), 400, 'input_audio.url', /not both/);
   });
 
@@ -126,7 +126,7 @@ describe('bad input is refused with the envelope naming the field', () => {
   it('fields of the wrong type, each named', async () => {
     const audio = { data: data(), format: 'pcm' };
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, temperature: 'hot' })), 400, 'temperature');
-    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, response_format: 'srt' })), 400, 'response_format', /json, verbose_json/);
+    expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, response_format: 'srt' })), 400, 'response_format', /must be one of json, verbose_json, got string "srt"$/);
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, timestamp_granularities: ['char'] })), 400, 'timestamp_granularities[0]');
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, language: 'english!' })), 400, 'language', /ISO-639-1/);
     expectRefusal(await gateway.handle(transcription({ model: STT, input_audio: audio, session_id: 'x'.repeat(257) })), 400, 'session_id', /256/);

@@ -13,14 +13,8 @@ import { turnsText } from '../audio/turns.js';
 import type { SpokenTurn } from '../audio/types.js';
 import { SPEED_RANGE } from '../audio/types.js';
 import { ProviderPreferencesSchema } from '../http/provider-preferences.js';
+import { describeValue as describe } from '../base/describe-value.js';
 
-/** `value` named for an error message: `null`, `an array`, `number 3`, `string "x"`, `an object`. */
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return `number ${value}`; // JSON.stringify would say null for Infinity and NaN
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
-}
 
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;

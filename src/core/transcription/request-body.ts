@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { GatewayError } from '../base/error-envelope.js';
 import type { CoreRequest } from '../base/types.js';
 import { jsonDepthOf } from '../base/json-depth.js';
+import { describeValue as describe, quoted } from '../base/describe-value.js';
 import { MAX_JSON_DEPTH, TRANSCRIPTION_BODY_BYTES, bodyTooLargeMessage, header, readJsonBody } from '../http/request.js';
 import { parseOrThrow } from '../http/validate-request.js';
 import { ProviderPreferencesSchema } from '../http/provider-preferences.js';
@@ -34,12 +35,6 @@ const MAX_URL_CHARS = 8192;
 /** `response_format` values the gateway takes on this operation. */
 export const TRANSCRIPTION_RESPONSE_FORMATS = ['json', 'verbose_json'] as const;
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
-}
 
 const formatSchema = z.lazy(() =>
   z
@@ -291,7 +286,7 @@ async function readMultipart(request: CoreRequest, contentType: string): Promise
   const format = formatOfPath(file.name) ?? CONTENT_TYPE_FORMATS[mime];
   if (!format) {
     throw new GatewayError(400, {
-      message: `file: its format is not known from its name ${describe(file.name)} or its content type ${describe(file.type)}; name it with one of the extensions ${TRANSCRIPTION_FORMATS.join(', ')}`,
+      message: `file: its format is not known from its name ${quoted(file.name)} or its content type ${quoted(file.type)}; name it with one of the extensions ${TRANSCRIPTION_FORMATS.join(', ')}`,
     });
   }
   return { ...rest, shape: 'multipart', audio: { kind: 'bytes', bytes: new Uint8Array(await file.arrayBuffer()), format, name: file.name } };
