@@ -15,7 +15,6 @@ import { SPEED_RANGE } from '../audio/types.js';
 import { ProviderPreferencesSchema } from '../http/provider-preferences.js';
 import { describeValue as describe } from '../base/describe-value.js';
 
-
 const requiredString = (issue: { input: unknown }) =>
   issue.input === undefined ? 'required, a string' : `must be a string, got ${describe(issue.input)}`;
 const optionalString = (issue: { input: unknown }) => `must be a string, got ${describe(issue.input)}`;

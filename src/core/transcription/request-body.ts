@@ -35,7 +35,6 @@ const MAX_URL_CHARS = 8192;
 /** `response_format` values the gateway takes on this operation. */
 export const TRANSCRIPTION_RESPONSE_FORMATS = ['json', 'verbose_json'] as const;
 
-
 const formatSchema = z.lazy(() =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `required, one of ${TRANSCRIPTION_FORMATS.join(', ')}` : `must be a string, got ${describe(issue.input)}`) })
