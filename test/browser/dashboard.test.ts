@@ -4,7 +4,7 @@
  * stream, and by polling when the stream is down; a row opens by keyboard and its speech answer plays at the
  * journal's duration; the scenario picker starts at "none" when there is no default, shows a built-in's file
  * relative to the package, and sets the default the next request shows in `X-Mock-Applied`; advancing the clock on
- * the page makes a pending generation record readable and "Freeze at" follows it, in 24-hour UTC, ticking with a
+ * the page makes a pending generation record readable and "Set to" follows it, in 24-hour UTC, ticking with a
  * running clock; cut and reset answers show as such, a cut one's waveform marked where it stopped; a speech row
  * says what the request asked for, a request without a key has the session `no-key`, and cells are whole where
  * there is room; the detail opens beside the journal, whose rows stay visible and take clicks; the login form shows
@@ -253,35 +253,35 @@ describeWithBrowser('dashboard', () => {
     await page.getByTestId('clock-now').filter({ hasText: expected }).waitFor();
     expect(server.gateway.clock.now()).toBe(before + 60_000);
     expect(await lookup()).toBe(200);
-    // "Freeze at" follows the clock, as 24-hour UTC: the clock's own text without " UTC".
-    const freezeAt = () => page.inputValue('#freeze-at');
-    await expect.poll(freezeAt).toBe(expected.replace(' UTC', ''));
+    // "Set to" follows the clock, as 24-hour UTC: the clock's own text without " UTC".
+    const setAt = () => page.inputValue('#set-at');
+    await expect.poll(setAt).toBe(expected.replace(' UTC', ''));
     // Another client's move too.
     await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1_000 }), headers: { 'Content-Type': 'application/json' } });
-    await expect.poll(freezeAt).toBe(new Date(before + 61_000).toISOString().slice(0, 19).replace('T', ' '));
+    await expect.poll(setAt).toBe(new Date(before + 61_000).toISOString().slice(0, 19).replace('T', ' '));
     // A time typed in stays until the clock moves; then the field follows the clock again.
-    await page.fill('#freeze-at', '2030-01-01 00:00:00');
+    await page.fill('#set-at', '2030-01-01 00:00:00');
     await page.locator('#advance-amount').focus();
-    expect(await freezeAt()).toBe('2030-01-01 00:00:00');
+    expect(await setAt()).toBe('2030-01-01 00:00:00');
     await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 1_000 }), headers: { 'Content-Type': 'application/json' } });
-    await expect.poll(freezeAt).toBe(new Date(before + 62_000).toISOString().slice(0, 19).replace('T', ' '));
+    await expect.poll(setAt).toBe(new Date(before + 62_000).toISOString().slice(0, 19).replace('T', ' '));
 
-    // Freeze at a time typed in.
-    await page.fill('#freeze-at', '2026-02-03T04:05:06');
-    await page.getByRole('button', { name: 'Freeze' }).click();
+    // Set to a time typed in.
+    await page.fill('#set-at', '2026-02-03T04:05:06');
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
     await page.getByTestId('clock-now').filter({ hasText: '2026-02-03 04:05:06 UTC' }).waitFor();
     expect(server.gateway.clock.now()).toBe(Date.parse('2026-02-03T04:05:06Z'));
     await fetch(`${server.url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ now: START }), headers: { 'Content-Type': 'application/json' } });
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);
 
-  it('shows "Freeze at" in 24-hour UTC in a 12-hour locale and another time zone, in step with a running clock', async () => {
+  it('shows "Set to" in 24-hour UTC in a 12-hour locale and another time zone, in step with a running clock', async () => {
     const running = await startServer({ port: 0 });
     try {
       const { page, problems } = await dashboard({ origin: running.url, locale: 'en-US', timezoneId: 'America/New_York' });
       await expect.poll(() => page.locator('.clock-now .pill').textContent()).toBe('running');
       /** The clock's text and the field's, read in one go (one render shows both). */
-      const both = () => page.evaluate(() => [document.querySelector('[data-testid="clock-now"]')!.textContent!, (document.querySelector('#freeze-at') as HTMLInputElement).value]);
+      const both = () => page.evaluate(() => [document.querySelector('[data-testid="clock-now"]')!.textContent!, (document.querySelector('#set-at') as HTMLInputElement).value]);
       const [clock, field] = await both();
       expect(field).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(`${field} UTC`).toBe(clock);
@@ -292,17 +292,17 @@ describeWithBrowser('dashboard', () => {
       const [later, laterField] = await both();
       expect(`${laterField} UTC`).toBe(later);
       // The field stops ticking while it has the focus (the text does not change under the cursor).
-      await page.locator('#freeze-at').focus();
-      const shown = await page.inputValue('#freeze-at');
+      await page.locator('#set-at').focus();
+      const shown = await page.inputValue('#set-at');
       await expect.poll(() => page.getByTestId('clock-now').textContent(), { timeout: 10_000 }).not.toBe(`${shown} UTC`);
-      expect(await page.inputValue('#freeze-at')).toBe(shown);
+      expect(await page.inputValue('#set-at')).toBe(shown);
       // A time typed in the form it shows sets the clock there (a running clock runs on from it), and the field
       // follows the clock again.
       const hourEarlier = Date.parse(`${shown.replace(' ', 'T')}Z`) - 3_600_000;
       const typed = new Date(hourEarlier).toISOString().slice(0, 19).replace('T', ' ');
-      await page.fill('#freeze-at', typed);
-      await page.getByRole('button', { name: 'Freeze' }).click();
-      await page.locator('.card .status').filter({ hasText: `Frozen at ${new Date(hourEarlier).toISOString().slice(0, 19)}Z.` }).waitFor();
+      await page.fill('#set-at', typed);
+      await page.getByRole('button', { name: 'Set', exact: true }).click();
+      await page.locator('.card .status').filter({ hasText: `Set to ${new Date(hourEarlier).toISOString().slice(0, 19)}Z; the clock runs on from there.` }).waitFor();
       expect(running.gateway.clock.now()).toBeGreaterThanOrEqual(hourEarlier);
       expect(running.gateway.clock.now()).toBeLessThan(hourEarlier + 600_000);
       const [moved, movedField] = await both();

@@ -130,16 +130,16 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
 const UNITS = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 type Unit = keyof typeof UNITS;
 
-/** `2026-01-01 00:00:00` of epoch ms: the "Freeze at" field's form, 24-hour UTC (the gateway's clock is UTC). */
-function freezeText(ms: number): string {
+/** `2026-01-01 00:00:00` of epoch ms: the "Set to" field's form, 24-hour UTC (the gateway's clock is UTC). */
+function setText(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /**
- * The time typed in "Freeze at" as ISO 8601 UTC (`2026-01-01T00:00:00Z`), or `undefined` when it is none:
+ * The time typed in "Set to" as ISO 8601 UTC (`2026-01-01T00:00:00Z`), or `undefined` when it is none:
  * `YYYY-MM-DD HH:MM`, with `:SS` and `.mmm` optional, a `T` or a space between, and an optional `Z`.
  */
-function frozenIso(typed: string): string | undefined {
+function typedIso(typed: string): string | undefined {
   const match = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d{1,3})?)?Z?$/i.exec(typed.trim());
   if (!match) return undefined;
   const iso = `${match[1]}T${match[2]}${match[3] ?? ':00'}Z`;
@@ -153,12 +153,15 @@ function clockNow(feed: Feed): number | undefined {
   return clock.frozen ? clock.nowMs : clock.nowMs + (performance.now() - clock.readAt);
 }
 
-/** The clock (`GET /__mock/clock`): shown, advanced by an amount or frozen at a time (`POST /__mock/clock`). */
+/**
+ * The clock (`GET /__mock/clock`): shown, running or frozen, advanced by an amount or set to a time (`POST /__mock/clock`:
+ * a running clock runs on from the time set, a frozen one stays at it).
+ */
 export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const [amount, setAmount] = useState('60');
   const [unit, setUnit] = useState<Unit>('s');
   /**
-   * What "Freeze at" holds of its own, or `undefined` while it shows the clock's time, ticking with it: the time it
+   * What "Set to" holds of its own, or `undefined` while it shows the clock's time, ticking with it: the time it
    * showed when it took the focus (so the text does not change under the cursor), then what was typed, until the
    * clock moves or it loses the focus unchanged.
    */
@@ -181,7 +184,7 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
     return () => clearInterval(timer);
   }, [clock]);
 
-  // Each move of the clock (Advance, Freeze, another client's, a reset's re-read) lets "Freeze at" follow it again.
+  // Each move of the clock (Advance, Set, another client's, a reset's re-read) lets "Set to" follow it again.
   useEffect(() => setHeld((was) => (was?.typed ? undefined : was)), [clock]);
 
   const move = async (body: { advance_ms: number } | { now: string }, done: string) => {
@@ -209,16 +212,16 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
   };
 
   const now = clockNow(feed);
-  const at = held?.text ?? (now === undefined ? '' : freezeText(now));
+  const at = held?.text ?? (now === undefined ? '' : setText(now));
 
-  const freeze = (event: Event) => {
+  const setTime = (event: Event) => {
     event.preventDefault();
-    const iso = frozenIso(at);
+    const iso = typedIso(at);
     if (iso === undefined) {
       setStatus('Give a date and time in UTC: YYYY-MM-DD HH:MM:SS.');
       return;
     }
-    void move({ now: iso }, `Frozen at ${iso}.`);
+    void move({ now: iso }, clock?.frozen ? `Set to ${iso}, frozen.` : `Set to ${iso}; the clock runs on from there.`);
   };
 
   return (
@@ -246,25 +249,25 @@ export function ClockPanel({ feed, open }: { feed: Feed; open: boolean }) {
           Advance
         </button>
       </form>
-      <form class="row freeze" onSubmit={freeze}>
-        <label for="freeze-at">
-          Freeze at <span id="freeze-at-form">(UTC, YYYY-MM-DD HH:MM:SS)</span>
+      <form class="row set-time" onSubmit={setTime}>
+        <label for="set-at">
+          Set to <span id="set-at-form">(UTC, YYYY-MM-DD HH:MM:SS)</span>
         </label>
         <input
-          id="freeze-at"
+          id="set-at"
           type="text"
           inputMode="numeric"
           spellcheck={false}
           autoComplete="off"
           placeholder="YYYY-MM-DD HH:MM:SS"
-          aria-describedby="freeze-at-form"
+          aria-describedby="set-at-form"
           value={at}
           onFocus={() => setHeld((was) => was ?? { text: at, typed: false })}
           onBlur={() => setHeld((was) => (was?.typed ? was : undefined))}
           onInput={(e) => setHeld({ text: e.currentTarget.value, typed: true })}
         />
         <button type="submit" disabled={busy}>
-          Freeze
+          Set
         </button>
       </form>
       <p class="status" role="status">
