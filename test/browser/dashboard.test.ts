@@ -239,6 +239,33 @@ describeWithBrowser('dashboard', () => {
     expect(problems.take()).toEqual([]);
   }, TIMEOUT);
 
+  it('follows a default scenario set elsewhere, one set by its definition too, and drops its own stale status line', async () => {
+    const { page, problems } = await dashboard();
+    const picked = () => page.locator('#scenario-select option:checked').textContent();
+    const putDefault = (body: unknown) =>
+      fetch(`${server.url}/__mock/scenario`, { method: 'PUT', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    await expect.poll(picked).toBe('none (default)');
+    // Set here: the page's own status line.
+    await page.selectOption('#scenario-select', 'slow-audio');
+    await page.getByRole('button', { name: 'Set as default' }).click();
+    await page.locator('.card .status').filter({ hasText: 'Default scenario: slow-audio.' }).waitFor();
+    // Set elsewhere: the picker moves to it, with its description, and the line about slow-audio goes.
+    expect((await putDefault({ name: 'rate-limited' })).status).toBe(200);
+    await expect.poll(picked).toBe('rate-limited (default)');
+    await page.locator('.scenario-detail').filter({ hasText: '429' }).waitFor();
+    await expect.poll(() => page.locator('.card .status').first().textContent()).toBe('');
+    // Set by its definition: not a loaded scenario, so an option of its own, with its rules.
+    const definition = { name: 'mine', description: 'Every request gets 503.', rules: [{ name: 'down', error: { status: 503 } }] };
+    expect((await putDefault({ scenario: definition })).status).toBe(200);
+    await expect.poll(picked).toBe('mine (default, set by its definition)');
+    await page.locator('.scenario-detail').filter({ hasText: 'Every request gets 503.' }).filter({ hasText: 'set by its definition' }).waitFor();
+    await page.locator('.scenario-detail .rules').filter({ hasText: 'down' }).waitFor();
+    // Cleared elsewhere: back to none.
+    expect((await putDefault({ name: null })).status).toBe(200);
+    await expect.poll(picked).toBe('none (default)');
+    expect(problems.take()).toEqual([]);
+  }, TIMEOUT);
+
   it('advances the clock so that a pending generation record becomes readable', async () => {
     const { page, problems } = await dashboard();
     const answer = await speech('pcm');

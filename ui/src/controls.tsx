@@ -1,5 +1,5 @@
 /** The side panels: the scenario picker and the clock. */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, type ClockState, type DefaultScenario, type ScenarioDetail, type ScenarioList } from './api.js';
 import type { Feed } from './feed.js';
 import { utcTime } from './format.js';
@@ -20,18 +20,35 @@ const NONE = '';
 /**
  * The loaded scenarios (`GET /__mock/scenarios`), the chosen one's rules (`GET /__mock/scenarios/<name>`), and
  * the default: set (`PUT /__mock/scenario` `{"name": ...}`) or cleared (`{"name": null}`). The picker starts at the
- * default, which is "none" when there is none (normal answers).
+ * default, which is "none" when there is none (normal answers), and moves to it whenever it changes, here or elsewhere
+ * (the admin API, another page, a reset); a default set by its definition (`{"scenario": {...}}`), which the list of
+ * loaded scenarios does not hold, gets an option of its own.
  */
 export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
   const [list, setList] = useState<ScenarioList>();
   /** The picked scenario's name, {@link NONE}, or `undefined` before the list came. */
   const [picked, setPicked] = useState<string>();
-  const chosen = picked ?? NONE;
   const [detail, setDetail] = useState<ScenarioDetail>();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const resets = feed.resets;
   const current = feed.defaultScenario !== undefined ? feed.defaultScenario : (list?.default ?? null);
+  /** The default when the list does not hold it: one set by its definition. */
+  const unlisted = current !== null && list !== undefined && !list.scenarios.some((s) => s.name === current) ? current : undefined;
+  // What the picker shows: the pick while it is still an option (a default set by its definition stops being one once
+  // the default changes again), else none. A select given a value none of its options has shows nothing at all.
+  const chosen = picked !== undefined && (picked === unlisted || list?.scenarios.some((s) => s.name === picked)) ? picked : NONE;
+  /** The default this page just set itself: its own status line then stays when the default changes to it. */
+  const ownChange = useRef<string | null | undefined>(undefined);
+
+  // The picker follows the default whenever it changes; a change made elsewhere clears this page's last status line,
+  // which spoke of the default before it.
+  useEffect(() => {
+    if (!list) return;
+    setPicked(current ?? NONE);
+    if (ownChange.current !== current) setStatus('');
+    ownChange.current = undefined;
+  }, [current, list]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -59,6 +76,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
     setBusy(true);
     try {
       const answer = await api<DefaultScenario>('/scenario', { method: 'PUT', body: { name } });
+      ownChange.current = answer.default;
       feed.setDefaultScenario(answer.default);
       setStatus(answer.default === null ? 'No default scenario: normal answers.' : `Default scenario: ${answer.default}.`);
     } catch (error) {
@@ -68,7 +86,8 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
     }
   };
 
-  const summary = list?.scenarios.find((s) => s.name === chosen);
+  const listed = list?.scenarios.find((s) => s.name === chosen);
+  const summary = listed ?? (detail && detail.name === chosen ? { description: detail.description, source: detail.source ?? 'set by its definition (PUT /__mock/scenario)', rules: detail.rules.length } : undefined);
   const rules = detail?.rules;
   return (
     <details class="card" open={open}>
@@ -87,6 +106,7 @@ export function ScenarioPanel({ feed, open }: { feed: Feed; open: boolean }) {
             {s.name === current ? ' (default)' : ''}
           </option>
         ))}
+        {unlisted !== undefined && <option value={unlisted}>{unlisted} (default, set by its definition)</option>}
       </select>
       {list && chosen === NONE && (
         <div class="scenario-detail">
