@@ -7,7 +7,7 @@
 import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/base/errors.js';
-import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, UpstreamError, startRecorder, upstreamOf } from '../recorder/index.js';
+import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, STOP_DRAIN_MS, UpstreamError, startRecorder, upstreamOf } from '../recorder/index.js';
 import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
 
@@ -90,7 +90,9 @@ export function recordCommand(): Command {
           'is no longer recorded (one warning).\n' +
           'One recorder per folder: it holds --out/.mockrouter-record.lock (its pid) while it runs; a second one exits 1. ' +
           'An --upstream that is the recorder\'s own address is refused.\n\n' +
-          'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. Stops on SIGINT or SIGTERM once the writes under way are done.\n',
+          'Replay: mockrouter --fixtures <dir> [--scenarios <dir>/scenarios --scenario recorded]. ' +
+          `On SIGINT or SIGTERM it takes no more connections, lets the answers under way end (at most ${STOP_DRAIN_MS / 1000} s; past it they are cut and not recorded) ` +
+          'and exits once their recordings are written; a second signal exits at once (a recording under way is then left out; the folder stays readable).\n',
       ),
     )
     .action(async (flags: RecordFlags) => {
@@ -111,7 +113,10 @@ export function recordCommand(): Command {
       }
       let closing = false;
       const stop = () => {
-        if (closing) return;
+        if (closing) {
+          process.stderr.write('mockrouter record: stopping at once; answers still under way are cut and not recorded\n');
+          process.exit(1);
+        }
         closing = true;
         recorder.close().then(
           () => process.exit(0),

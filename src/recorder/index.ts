@@ -19,6 +19,7 @@ import { isOwnAddress, viaName } from './recording-loop.js';
 export type { RecorderLogger } from './proxy.js';
 export { UpstreamError, upstreamOf, type Upstream } from './upstream.js';
 export { FolderBusyError } from './folder-lock.js';
+export { STOP_DRAIN_MS } from './in-flight.js';
 
 /** Default port of the recorder (the simulator's is 4010). */
 export const DEFAULT_RECORD_PORT = 4020;
@@ -61,7 +62,10 @@ export interface RunningRecorder {
   readonly port: number;
   /** The upstream as forwarded to (`<origin><prefix>`), for messages. */
   readonly upstream: string;
-  /** Stops listening and closes connections, then resolves once every recording is written. */
+  /**
+   * Stops taking connections, lets the answers under way end (at most {@link STOP_DRAIN_MS}, then cuts them), then
+   * resolves once every recording is written.
+   */
   close(): Promise<void>;
 }
 

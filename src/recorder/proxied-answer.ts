@@ -50,6 +50,8 @@ export interface ForwardedRequest {
   fail(reason: OwnAnswerReason, message: string, warning: string): void;
   /** Whether the client closed the connection before the answer ended. */
   clientGone(): boolean;
+  /** Whether the recorder is stopping (`close()` of `proxy.ts`): an answer cut then was cut by it. */
+  stopping(): boolean;
   /** The request body kept for recording, as it stands; `undefined` when none is kept. */
   body(): Buffer | undefined;
 }
@@ -101,7 +103,13 @@ export function passAnswer(answer: IncomingMessage, request: ForwardedRequest, p
     const entry = { ...logged, status, ms: Date.now() - started };
     logger?.info(answer.complete ? entry : { ...entry, closed_early: true }, 'request');
     if (!answer.complete) {
-      const by = stalled ? `by the recorder: no body bytes for ${upstreamTimeoutMs} ms (--upstream-timeout)` : request.clientGone() ? 'the client closed' : 'by the upstream';
+      const by = stalled
+        ? `by the recorder: no body bytes for ${upstreamTimeoutMs} ms (--upstream-timeout)`
+        : request.stopping()
+          ? 'by the recorder stopping'
+          : request.clientGone()
+            ? 'the client closed'
+            : 'by the upstream';
       logger?.warn({}, `${about}: answer cut short (${by}); not recorded`);
       return;
     }

@@ -29,6 +29,7 @@ import { keepsRequestBody, recordedOperation } from './recorder.js';
 import { keptRequestBytes } from './transcript-answers.js';
 import { cameBack } from './recording-loop.js';
 import type { Upstream } from './upstream.js';
+import { InFlight, STOP_DRAIN_MS } from './in-flight.js';
 
 export type { RecorderLogger } from './proxied-answer.js';
 
@@ -50,8 +51,9 @@ export interface ProxyOptions {
 
 /**
  * A `node:http` server that forwards to `options.upstream` and records into `options.folder`. Call `close()` on
- * the returned value (once or more) to stop it: it drops open connections and the kept upstream ones, then
- * resolves once the recordings of the answers that had ended are written.
+ * the returned value (once or more) to stop it: it stops taking connections, lets the answers under way end (at most
+ * {@link STOP_DRAIN_MS}; past it they are cut, logged as cut by the recorder stopping, and not recorded), drops the
+ * kept upstream connections, then resolves once the recordings of the answers that had ended are written.
  */
 export function createRecordingProxy(options: ProxyOptions): { server: http.Server; close(): Promise<void> } {
   const { upstream, folder, maxRecordBytes, upstreamTimeoutMs, via, logger } = options;
@@ -62,8 +64,12 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
   const server = http.createServer((req, res) => forward(req, res));
   const pending = new Set<Promise<unknown>>();
   const state = { folder, maxRecordBytes, upstreamTimeoutMs, logger, pending };
+  const inFlight = new InFlight();
+  /** Whether `close()` was called: an answer cut from then on was cut by the recorder stopping. */
+  let stopping = false;
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
+    inFlight.track(res);
     const started = Date.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -183,6 +189,7 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
           started,
           fail,
           clientGone: () => clientGone,
+          stopping: () => stopping,
           body: () => (requestBody === undefined ? undefined : Buffer.concat(requestBody)),
         },
         state,
@@ -192,11 +199,16 @@ export function createRecordingProxy(options: ProxyOptions): { server: http.Serv
   }
 
   let closed: Promise<void> | undefined;
+  // Stops taking connections, lets the answers under way end (at most STOP_DRAIN_MS), then cuts what is left.
   const close = async () => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    stopping = true;
+    const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight.count > 0) logger?.warn({ answers: inFlight.count }, `stopping: waiting for ${inFlight.count} answer(s) under way to end (at most ${STOP_DRAIN_MS} ms)`);
+    const drained = await inFlight.drained(STOP_DRAIN_MS, () => server.closeIdleConnections());
+    if (!drained) logger?.warn({ answers: inFlight.count }, `stopping: ${inFlight.count} answer(s) still under way after ${STOP_DRAIN_MS} ms are cut and not recorded`);
+    server.closeAllConnections();
+    await listenerClosed;
     agent.destroy();
     while (pending.size > 0) await Promise.allSettled([...pending]);
     await folder.idle();
