@@ -37,7 +37,7 @@ export function sendResult(raw: ServerResponse, result: CoreResponse, report: Er
     return;
   }
   const socket = raw.req.socket;
-  const exchange: Exchange = { done: false, started: false, failed: undefined, timer: undefined, stop: undefined, closed: undefined };
+  const exchange: Exchange = { done: false, started: false, failed: undefined, timer: undefined, stop: undefined, closed: undefined, finish: () => finish() };
   const abandon = isStreamed(body) ? body.abandoned : undefined;
   // A body that gives up on its client (the admin event stream past its queue bound): a client that is not reading
   // cannot be sent anything more, so drop it now rather than at the idle timeout.
@@ -75,6 +75,11 @@ interface Exchange {
   stop: (() => void) | undefined;
   /** Aborted when the exchange ends, so a wait for `drain` never outlives the connection; made on first wait. */
   closed: AbortController | undefined;
+  /**
+   * Ends the exchange now (`onDone`, once): called as the body's last byte or its cut is handed to the socket, so the
+   * journal is settled before the client can see the end and ask about it.
+   */
+  finish: () => void;
 }
 
 /** Reason phrases Node lacks: the edge network's 524 and the provider's 529. */
@@ -216,9 +221,11 @@ async function pipeIterable(raw: ServerResponse, result: CoreResponse, body: Str
       }
     }
     raw.end();
+    exchange?.finish();
   } catch (error) {
     // A body that failed by itself (not a scenario's cut: a render that failed) is cut all the same, and reported.
     if (!(error instanceof StreamCut)) report(error, `streaming the ${result.status} answer to ${where(raw)}`);
+    exchange?.finish();
     // A cut stream (scenario `audio.truncate`): close the connection once the bytes written so far are flushed,
     // without the final empty chunk, so the client sees a body cut short; CUT_GRACE_MS later, so a browser page
     // has read those bytes before the connection fails (the host's timer: fake timers never hold a cut back).
