@@ -43,8 +43,10 @@ def test_no_mockrouter_command_is_a_usage_error_saying_what_to_install(pytester,
         [
             "ERROR: mockrouter: the mockrouter command was not found (looked at --mockrouter-bin, MOCKROUTER_BIN, "
             f"node_modules/.bin/mockrouter in {pytester.path} and the folders above it, and the PATH).",
-            "Install it in the project (Node.js 22.12 or newer): npm i -D mockrouter",
-            "or let npx fetch it for each run: pytest --mockrouter-bin 'npx --yes mockrouter' (or MOCKROUTER_BIN='npx --yes mockrouter')",
+            "Install it in the project (Node.js 22.12 or newer): npm i -D mockrouter "
+            "(until it is on the npm registry: npm i -D <the tarball that npm pack makes in a checkout of mockrouter>)",
+            "or name the command: pytest --mockrouter-bin=<checkout of mockrouter>/bin/mockrouter.js "
+            "(or MOCKROUTER_BIN=<checkout of mockrouter>/bin/mockrouter.js)",
         ]
     )
     assert "Traceback" not in result.stdout.str() + result.stderr.str()

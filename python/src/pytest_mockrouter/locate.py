@@ -29,9 +29,10 @@ SUPPORTED_NODE = "22.12"
 NODE_VERSION_TIMEOUT_S = 30
 
 INSTALL_HINT = (
-    "Install it in the project (Node.js {supported} or newer): npm i -D mockrouter\n"
-    "or let npx fetch it for each run: pytest --mockrouter-bin 'npx --yes mockrouter' "
-    "(or MOCKROUTER_BIN='npx --yes mockrouter')"
+    "Install it in the project (Node.js {supported} or newer): npm i -D mockrouter "
+    "(until it is on the npm registry: npm i -D <the tarball that npm pack makes in a checkout of mockrouter>)\n"
+    "or name the command: pytest --mockrouter-bin=<checkout of mockrouter>/bin/mockrouter.js "
+    "(or MOCKROUTER_BIN=<checkout of mockrouter>/bin/mockrouter.js)"
 ).format(supported=SUPPORTED_NODE)
 
 
@@ -73,7 +74,7 @@ def find_server(explicit: Optional[str], env: Mapping[str, str], rootdir: Path) 
     :param explicit: ``--mockrouter-bin``, or ``None``.
     :param env: the environment (``MOCKROUTER_BIN``, and ``PATH`` for the last resort).
     :param rootdir: pytest's rootdir, where the search of ``node_modules/.bin`` starts.
-    :raises pytest.UsageError: when there is none, saying what to install (``npm i -D mockrouter``, or ``npx``).
+    :raises pytest.UsageError: when there is none, saying what to install (``npm i -D mockrouter``, or the tarball of a checkout) or which command to name.
     """
     if explicit:
         return _given_command(explicit, "--mockrouter-bin", env)
