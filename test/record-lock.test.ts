@@ -78,3 +78,28 @@ describe('mockrouter record, one recorder per folder', () => {
     await again.close();
   });
 });
+
+describe('mockrouter record, an --out it cannot record into', () => {
+  it('refuses a file, saying so, and leaves no folder behind when it cannot listen', async () => {
+    const parent = folder();
+    const file = join(parent, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const onFile = runRecordCli(['--upstream', 'http://127.0.0.1:9', '--out', file, '--port', '0']);
+    expect(await onFile.exited()).toBe(1);
+    expect(onFile.output()).toBe(`mockrouter record: --out ${file}: a file is there, not a folder; expected a folder to record into (made when missing)\n`);
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+
+    // A port already taken: the folder this start made goes again.
+    const first = await startRecordCli(['--upstream', 'http://127.0.0.1:9', '--out', join(parent, 'first'), '--port', '0']);
+    try {
+      const port = new URL(first.baseUrl).port;
+      const fresh = join(parent, 'fresh');
+      const taken = runRecordCli(['--upstream', 'http://127.0.0.1:9', '--out', fresh, '--port', port]);
+      expect(await taken.exited()).toBe(1);
+      expect(taken.output()).toBe(`mockrouter record: port ${port} on 127.0.0.1 is already in use (use --port 0 for a free port)\n`);
+      expect(existsSync(fresh)).toBe(false);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+  });
+});

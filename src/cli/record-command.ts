@@ -7,7 +7,8 @@
 import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/base/errors.js';
-import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, FolderBusyError, STOP_DRAIN_MS, UpstreamError, startRecorder, upstreamOf } from '../recorder/index.js';
+import { fileErrorMessage } from './file-error-message.js';
+import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, STOP_DRAIN_MS, startRecorder, upstreamOf, type UpstreamError } from '../recorder/index.js';
 import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
 
@@ -107,8 +108,7 @@ export function recordCommand(): Command {
           logger: flags.quiet ? warningsOnly() : await createLogger(),
         });
       } catch (error) {
-        const message = error instanceof ConfigFileError || error instanceof UpstreamError || error instanceof FolderBusyError ? error.message : `${(error as Error).message ?? String(error)}`;
-        process.stderr.write(`mockrouter record: ${message}\n`);
+        process.stderr.write(`mockrouter record: ${startFailure(error, flags)}\n`);
         process.exit(1);
       }
       let closing = false;
@@ -138,6 +138,20 @@ export function recordCommand(): Command {
         process.stderr.write(`mockrouter record: warning: listening on ${flags.host}: anyone who can reach this machine can call the upstream through it (with their own key)\n`);
       }
     });
+}
+
+/**
+ * Why the recorder did not start, after `mockrouter record: `: a file already in `--out` that is no recording (the
+ * flag, the file, where and what was expected, then each other problem), the listen problem in words, or the error's
+ * own message (a bad `--upstream`, a folder another recorder holds, an `--out` that is a file).
+ */
+function startFailure(error: unknown, flags: RecordFlags): string {
+  if (error instanceof ConfigFileError) return fileErrorMessage(error, '--out');
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') return `port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`;
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return `cannot bind host ${flags.host} (${e.code})`;
+  if (e.code === 'EACCES' && e.syscall === 'listen') return `no permission to listen on port ${flags.port} of ${flags.host}`;
+  return e.message ?? String(error);
 }
 
 /** With `--quiet`: warnings (an answer not recorded, a write that failed) on stderr, nothing else. */

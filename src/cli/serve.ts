@@ -5,7 +5,8 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { KeysError, ConfigFileError, problemLine, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
+import { KeysError, ConfigFileError, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
+import { fileErrorMessage } from './file-error-message.js';
 import { startBufferCollector } from './buffer-collector.js';
 import { createLogger, deferredLogger, type DeferredLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
@@ -22,9 +23,6 @@ const flags = serveFlags();
 
 /** This process's worker number under `--workers` (1 to n), or `undefined` in the primary or a lone server. */
 const worker = workerNumber();
-
-/** The most problems of a bad configuration file listed after the first, one per line. */
-const MAX_LISTED_PROBLEMS = 20;
 
 /**
  * The flag whose file or folder `error` is about: the error's class tells the option, and a `ScenarioError` is
@@ -45,14 +43,9 @@ function fail(message: string): never {
 /** The message of an error of `startServer`, after `mockrouter: `: the flag at fault, or the listen problem. */
 function failureMessage(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
-  if (e instanceof ConfigFileError) {
-    // The first line is the flag and the message (`--keys keys.yaml: keys[2]: ...`: first problem and the count of
-    // the others); each other problem follows.
-    const others = e.problems.slice(1, 1 + MAX_LISTED_PROBLEMS).map((problem) => `\n  ${problemLine(e.file, problem)}`);
-    const unlisted = e.problems.length - 1 - others.length;
-    const flag = flagOfFileError(e);
-    return (flag ? `${flag} ${e.message}` : e.message) + others.join('') + (unlisted > 0 ? `\n  (${unlisted} more not shown)` : '');
-  }
+  // The first line is the flag and the message (`--keys keys.yaml: keys[2]: ...`: first problem and the count of the
+  // others); each other problem follows.
+  if (e instanceof ConfigFileError) return fileErrorMessage(e, flagOfFileError(e));
   if (e instanceof OptionsError) return `${FLAG_OF_OPTION[e.option] ?? e.option}: ${e.problem}`;
   if (e.code === 'EADDRINUSE') return `port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`;
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return `cannot bind host ${flags.host} (${e.code})`;

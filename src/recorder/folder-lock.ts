@@ -63,16 +63,27 @@ function pidOf(text: string): number | undefined {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
 }
 
+/** `--out` names something that is no folder (a file): nothing can be recorded there. */
+export class NotAFolderError extends Error {
+  override name = 'NotAFolderError';
+  constructor(readonly dir: string) {
+    super(`--out ${dir}: a file is there, not a folder; expected a folder to record into (made when missing)`);
+  }
+}
+
 /**
  * Takes the lock of `dir` (created when missing): creates {@link LOCK_FILE} holding this process's pid, or takes
  * over one whose process is gone.
  *
  * @throws {FolderBusyError} when a running process (this one included, for another recorder) holds it.
+ * @throws {NotAFolderError} when `dir` is a file (or anything else that is no folder).
  * @throws the file system's error (EACCES, ENOSPC, ...).
  */
 export async function acquireFolderLock(dir: string): Promise<FolderLock> {
   const key = resolve(dir);
   if (held.has(key)) throw new FolderBusyError(dir, process.pid);
+  const there = await stat(dir).catch(() => undefined);
+  if (there !== undefined && !there.isDirectory()) throw new NotAFolderError(dir);
   await mkdir(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   const content = `${process.pid}\n`;

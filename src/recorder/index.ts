@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
+import { rmdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../core/http/routes.js';
 import { RecordedFolder } from './recorded-folder.js';
@@ -18,7 +20,7 @@ import { UpstreamError, upstreamOf } from './upstream.js';
 import { isOwnAddress, viaName } from './recording-loop.js';
 export type { RecorderLogger } from './proxy.js';
 export { UpstreamError, upstreamOf, type Upstream } from './upstream.js';
-export { FolderBusyError } from './folder-lock.js';
+export { FolderBusyError, NotAFolderError } from './folder-lock.js';
 export { STOP_DRAIN_MS } from './in-flight.js';
 
 /** Default port of the recorder (the simulator's is 4010). */
@@ -76,6 +78,7 @@ export interface RunningRecorder {
  * @throws {UpstreamError} for a bad `upstream` (see {@link upstreamOf}), or one that connects to the recorder's own
  *   listening address (each request would be forwarded to itself); for a bad `upstreamTimeoutMs`.
  * @throws {FolderBusyError} when another running recorder writes `out` (naming its pid).
+ * @throws {NotAFolderError} when `out` is a file. A folder `out` the start made is removed when the start fails.
  * @throws {FixtureError} or {ScenarioError} when a file already in `out` is not valid (naming it).
  * @throws the listen error (EADDRINUSE, ...).
  */
@@ -85,6 +88,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   if (!Number.isSafeInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1) throw new UpstreamError(`--upstream-timeout: expected a whole number of ms, 1 or more, got ${upstreamTimeoutMs}`);
   const shown = `${upstream.origin}${upstream.prefix}`;
   const logger = options.logger;
+  // A folder this start makes is removed again when the start fails and left it empty.
+  const made = !existsSync(options.out);
   const folder = await RecordedFolder.open(options.out, shown, { warn: (message) => logger?.warn({}, message) });
   const proxy = createRecordingProxy({ upstream, folder, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, upstreamTimeoutMs, via: viaName(), logger });
   const host = options.host ?? '127.0.0.1';
@@ -106,6 +111,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     }
   } catch (error) {
     await close();
+    if (made) await rmdir(options.out).catch(() => undefined);
     throw error;
   }
   const { port } = proxy.server.address() as AddressInfo;
