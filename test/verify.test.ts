@@ -436,7 +436,15 @@ describe('verify against another mockrouter', () => {
 
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/answered 401 to GET .*\/api\/v1\/models: the key in OPENROUTER_API_KEY was refused/);
-    expect(refused.stdout).toBe('');
+    // With --json, one document still, saying why: what a CI job keeps as its report.
+    expect(JSON.parse(refused.stdout)).toEqual({
+      drift: null,
+      upstream: refusing.url,
+      spend: false,
+      probes: [],
+      differences: [],
+      error: { probe: null, request: null, code: 'E_VERIFY_UNAUTHORIZED', message: expect.stringMatching(/answered 401 to GET .*: the key in OPENROUTER_API_KEY was refused$/) },
+    });
     expectNoKey(refused);
 
     expect(noKey.code).toBe(2);

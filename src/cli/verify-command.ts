@@ -62,7 +62,7 @@ export function verifyCommand(): Command {
   return withHelpLayout(new Command('verify'))
     .description('Compare the real gateway\'s answers with the simulator\'s (the drift check): exit 0 same, 1 drift, 2 could not run or finish.')
     .addOption(new Option('--upstream <url>', 'the gateway to compare with, e.g. https://openrouter.ai (the API under /api/v1)').makeOptionMandatory())
-    .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences, error} instead of the text report'))
+    .addOption(new Option('--json', 'print one JSON document {drift, upstream, spend, probes, differences, error} instead of the text report; when the check cannot start, drift is null and error says why'))
     .addOption(new Option('--spend', 'also send one short speech call per format (mp3, pcm) and its generation lookup, one short transcription, and six short speech calls in the newer request shapes: costs credit'))
     .addOption(new Option('--timeout <ms>', 'time for each upstream request\'s whole answer, ms').default(DEFAULT_VERIFY_TIMEOUT_MS).argParser(wholeMs(600_000)))
     .addOption(new Option('--deadline <ms>', 'time for the whole check, ms (exit 2 when it passes)').default(DEFAULT_VERIFY_DEADLINE_MS).argParser(wholeMs(3_600_000)))
@@ -88,6 +88,12 @@ export function verifyCommand(): Command {
         process.exitCode = report.error !== null ? VERIFY_EXIT.cannotRun : report.drift ? VERIFY_EXIT.drift : VERIFY_EXIT.same;
       } catch (error) {
         const message = error instanceof VerifyError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+        // With --json, stdout still holds one document, saying why (a CI job keeps it as its report).
+        if (flags.json) {
+          const code = error instanceof VerifyError ? error.code : 'E_VERIFY_UNEXPECTED';
+          const failed = { drift: null, upstream: flags.upstream, spend: flags.spend ?? false, probes: [], differences: [], error: { probe: null, request: null, code, message } };
+          process.stdout.write(withoutKey(`${JSON.stringify(failed)}\n`, apiKey));
+        }
         process.stderr.write(`mockrouter verify: ${withoutKey(message, apiKey)}\n`);
         process.exitCode = VERIFY_EXIT.cannotRun;
       } finally {
