@@ -312,12 +312,12 @@ describe('verify against another mockrouter', () => {
       const text = textReport(report);
       expect(text).toContain(`    only upstream has data.extra (boolean) [${lookup(odd)}]\n`);
       expect(text).toContain(`    data.created: upstream: integer|string, mockrouter: integer (type) [${lookup(odd)}, ${lookup(other)}]\n`);
-      const marks = text.split('\n').filter((line) => / model {8}GET /.test(line));
+      const marks = text.split('\n').filter((line) => / model {9}GET /.test(line));
       expect(marks).toHaveLength(ids.length);
       expect(marks.filter((line) => line.startsWith('  DRIFT')).map((line) => line.split(' ').find((word) => word.startsWith('/api/')))).toEqual([`/api/v1/model/${odd}`, `/api/v1/model/${other}`]);
       expect(marks.filter((line) => line.startsWith('  ok'))).toHaveLength(ids.length - 2);
-      expect(marks).toContain(`  DRIFT model        ${lookup(odd)}  upstream 200, mockrouter 200 (2 differences)`);
-      expect(marks).toContain(`  DRIFT model        ${lookup(other)}  upstream 200, mockrouter 200 (1 difference)`);
+      expect(marks).toContain(`  DRIFT model         ${lookup(odd)}  upstream 200, mockrouter 200 (2 differences)`);
+      expect(marks).toContain(`  DRIFT model         ${lookup(other)}  upstream 200, mockrouter 200 (1 difference)`);
     } finally {
       await oneDrifted.close();
     }

@@ -37,6 +37,7 @@ const HELP_AFTER = [
   'What it sends, with the key of OPENROUTER_API_KEY (to the upstream only; never printed), to the upstream and to an in-process mockrouter (built-in catalog), one request at a time:',
   '  - GET /api/v1/models and GET /api/v1/models/count, each with ?output_modalities=speech;',
   '  - GET /api/v1/model/<id> and GET /api/v1/models/<id>/endpoints for each speech model both lists hold;',
+  '  - GET /api/v1/audio/speech/models, and GET /api/v1/audio/speech/models/<id> for each of those models (speech model discovery);',
   '  - GET /api/v1/key, and GET /api/v1/credits (compared only when the upstream answers 200: it needs a management key).',
   "These reads cost nothing. With --spend, also POST /api/v1/audio/speech once in mp3 and once in pcm (input \"Hi.\", the first speech model both sides know that mockrouter answers in that format), then GET /api/v1/generation of each call's X-Generation-Id (asked again for up to 10 s until it answers 200), POST /api/v1/audio/transcriptions once (half a second of WAV, base64 JSON), and six short speech calls in the request's newer shapes (two turns, a reference clip, a reference image, provider.zdr, provider.data_collection, speed on a model without speed control): about eight short speech calls' and one short transcription's worth of credit.",
   '',

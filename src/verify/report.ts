@@ -51,14 +51,16 @@ function status(value: number | null): string {
  */
 export function textReport(report: VerifyReport): string {
   const lines = [`mockrouter verify: ${report.upstream} against mockrouter's built-in catalog`];
+  // The probe column as wide as its longest name (`speech-models`), so the requests line up.
+  const width = Math.max('speech'.length, ...report.probes.map((probe) => probe.probe.length));
   for (const probe of report.probes) {
     const shown = probe.compared ? differencesOf(probe, report.differences).length : 0;
     const mark = probe.error !== undefined ? 'ERROR' : !probe.compared ? 'skip ' : shown > 0 ? 'DRIFT' : 'ok   ';
     const notes = [...(probe.note === undefined ? [] : [probe.note]), ...(shown > 0 ? [`${shown} difference${shown === 1 ? '' : 's'}`] : [])];
     const note = notes.length === 0 ? '' : ` (${notes.join('; ')})`;
-    lines.push(`  ${mark} ${probe.probe.padEnd(12)} ${probe.request}  upstream ${status(probe.upstream)}, mockrouter ${status(probe.mockrouter)}${note}`);
+    lines.push(`  ${mark} ${probe.probe.padEnd(width)} ${probe.request}  upstream ${status(probe.upstream)}, mockrouter ${status(probe.mockrouter)}${note}`);
   }
-  if (!report.spend) lines.push('  skip  speech       not sent: speech calls and their generation lookups cost credit (--spend sends them)');
+  if (!report.spend) lines.push(`  skip  ${'speech'.padEnd(width)} not sent: speech calls and their generation lookups cost credit (--spend sends them)`);
   const stopped = report.error === null ? [] : [`Stopped at ${report.error.probe} (${report.error.code}): the requests after it were not sent.`];
   if (report.differences.length === 0) {
     lines.push('', report.error === null ? 'No drift: every answer compared has the same shape on both sides.' : 'No drift in the answers compared before the check stopped.', ...stopped);
