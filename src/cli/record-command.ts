@@ -7,7 +7,7 @@
 import { stopWithNpmParent } from './npm-parent.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigFileError } from '../core/base/errors.js';
-import { fileErrorMessage } from './file-error-message.js';
+import { fileErrorMessage, listenProblem } from './start-failure.js';
 import { DEFAULT_RECORD_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, STOP_DRAIN_MS, startRecorder, upstreamOf, type UpstreamError } from '../recorder/index.js';
 import { withHelpLayout, wrappedHelpText } from './help-layout.js';
 import { createLogger } from './logger.js';
@@ -147,11 +147,7 @@ export function recordCommand(): Command {
  */
 function startFailure(error: unknown, flags: RecordFlags): string {
   if (error instanceof ConfigFileError) return fileErrorMessage(error, '--out');
-  const e = error as NodeJS.ErrnoException;
-  if (e.code === 'EADDRINUSE') return `port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`;
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return `cannot bind host ${flags.host} (${e.code})`;
-  if (e.code === 'EACCES' && e.syscall === 'listen') return `no permission to listen on port ${flags.port} of ${flags.host}`;
-  return e.message ?? String(error);
+  return listenProblem(error, flags.port, flags.host) ?? (error as Error).message ?? String(error);
 }
 
 /** With `--quiet`: warnings (an answer not recorded, a write that failed) on stderr, nothing else. */

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { KeysError, ConfigFileError, FixtureError, ScenarioError, OptionsError } from '../core/base/errors.js';
-import { fileErrorMessage } from './file-error-message.js';
+import { fileErrorMessage, listenProblem } from './start-failure.js';
 import { startBufferCollector } from './buffer-collector.js';
 import { createLogger, deferredLogger, type DeferredLogger } from './logger.js';
 import { stopWithNpmParent } from './npm-parent.js';
@@ -47,10 +47,7 @@ function failureMessage(error: unknown): string {
   // others); each other problem follows.
   if (e instanceof ConfigFileError) return fileErrorMessage(e, flagOfFileError(e));
   if (e instanceof OptionsError) return `${FLAG_OF_OPTION[e.option] ?? e.option}: ${e.problem}`;
-  if (e.code === 'EADDRINUSE') return `port ${flags.port} on ${flags.host} is already in use (use --port 0 for a free port)`;
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return `cannot bind host ${flags.host} (${e.code})`;
-  if (e.code === 'EACCES') return `no permission to listen on port ${flags.port} of ${flags.host}`;
-  return e.message ?? String(e);
+  return listenProblem(e, flags.port, flags.host) ?? e.message ?? String(e);
 }
 
 /**
